@@ -1,0 +1,30 @@
+"""The public example logs of ../shared/spec/examples, and a reader for import-form JSON Lines."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+SPEC_EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "spec" / "examples"
+LOCAL_EXAMPLES = Path(__file__).resolve().parent / "data" / "examples"
+
+
+def examples_dir() -> Path:
+    """The spec's examples beside the checkout; a copy in tests/data when the checkout stands alone."""
+    return SPEC_EXAMPLES if SPEC_EXAMPLES.is_dir() else LOCAL_EXAMPLES
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip() and not line.startswith("#")]
+
+
+def example_names(game: str | None = None) -> list[str]:
+    names = sorted(p.name.removesuffix(".jsonl") for p in examples_dir().glob("*.jsonl"))
+    return [n for n in names if game is None or n.startswith(game)]
+
+
+def load_example(name: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    d = examples_dir()
+    return read_jsonl(d / f"{name}.jsonl"), json.loads((d / f"{name}.expected.json").read_text())
