@@ -1,0 +1,42 @@
+"""Alembic environment: runs on a connection handed over by recorder.migrate, or on the configured URL."""
+
+from __future__ import annotations
+
+from alembic import context
+from sqlalchemy import create_engine
+
+import recorder.tables  # noqa: F401  (registers the tables on the metadata)
+from recorder.config import database_url
+from sqlmodel import SQLModel
+
+config = context.config
+target_metadata = SQLModel.metadata
+
+
+def run_migrations_online() -> None:
+    connection = config.attributes.get("connection")
+    if connection is not None:
+        _run(connection)
+        return
+    engine = create_engine(config.get_main_option("sqlalchemy.url") or database_url())
+    with engine.connect() as conn:
+        _run(conn)
+        conn.commit()
+
+
+def _run(connection) -> None:  # type: ignore[no-untyped-def]
+    context.configure(
+        connection=connection,
+        target_metadata=target_metadata,
+        render_as_batch=connection.dialect.name == "sqlite",
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+if context.is_offline_mode():
+    context.configure(url=config.get_main_option("sqlalchemy.url") or database_url(), target_metadata=target_metadata)
+    with context.begin_transaction():
+        context.run_migrations()
+else:
+    run_migrations_online()

@@ -1,0 +1,453 @@
+"""The append-only, hash-chained event store.
+
+One transaction per append: lock the match's stream (PostgreSQL: its row FOR UPDATE; SQLite: the
+engine begins every transaction IMMEDIATE), check idempotency and `expected_seq`, apply every new event
+to the cached fold of the match (nothing is written unless all of them are legal), chain the hashes,
+insert, commit, and only then publish the new fold to the cache.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+from projections.errors import IllegalEvent, UnknownEventType
+from projections.events import Event
+from projections.scores import scores_json
+from projections.timeline import Fold
+from recorder.errors import BadRequest, Conflict, ImportRefused, MatchNotFound, Refused
+from recorder.hashchain import (
+    ENVELOPE_KEYS,
+    GENESIS,
+    ChainCheck,
+    check_chain,
+    event_hash,
+    format_time,
+    parse_time,
+)
+from recorder.tables import Match, MatchPlayer, StoredEvent, utcnow
+
+MAX_BATCH = 1000
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    type: str
+    data: dict[str, Any]
+    event_id: str | None = None
+
+    @staticmethod
+    def parse(obj: Any, where: str = "event") -> NewEvent:
+        if not isinstance(obj, dict):
+            raise BadRequest(f"{where} must be a JSON object")
+        if not isinstance(obj.get("type"), str) or not obj["type"]:
+            raise BadRequest(f"{where}: type must be a non-empty string")
+        data = obj.get("data", {})
+        if not isinstance(data, dict):
+            raise BadRequest(f"{where}: data must be a JSON object")
+        event_id = obj.get("event_id")
+        if event_id is not None and (not isinstance(event_id, str) or not 0 < len(event_id) <= 128):
+            raise BadRequest(f"{where}: event_id must be a string of 1 to 128 characters")
+        return NewEvent(obj["type"], data, event_id)
+
+
+@dataclass(frozen=True)
+class ImportLine:
+    """One event line of a match file, with its line number in the file."""
+
+    line: int
+    obj: dict[str, Any]
+
+
+def _refusal(e: IllegalEvent, seq: int, type: str) -> BadRequest | Refused:
+    if isinstance(e, UnknownEventType):
+        return BadRequest(e.reason, seq=seq, type=type)
+    return Refused(e.reason, seq, type)
+
+
+class EventStore:
+    def __init__(self, engine: Engine, cache_size: int = 256) -> None:
+        self.engine = engine
+        self._cache: OrderedDict[str, Fold] = OrderedDict()
+        self._cache_size = cache_size
+        self._cache_lock = threading.Lock()
+
+    # -- writing ---------------------------------------------------------------------------------
+
+    def create_match(self, data: Any, recorded_by: str, event_id: str | None = None) -> dict[str, Any]:
+        """Start a match from `match_started` data; returns the stored envelope and the new match id."""
+        if not isinstance(data, dict):
+            raise BadRequest("the body must be the match_started data: a JSON object")
+        match_id = uuid.uuid4().hex
+        with Session(self.engine) as s:
+            if event_id is not None:
+                stored = s.exec(select(StoredEvent).where(StoredEvent.event_id == event_id)).first()
+                if stored is not None:
+                    if stored.type != "match_started" or stored.data != data:
+                        raise Conflict(f"event_id {event_id!r} was already used for another event")
+                    return {"match_id": stored.match_id, "seq": stored.seq, "event": stored.envelope(), "replayed": True}
+            try:
+                fold = Fold().apply(Event(1, "match_started", data))
+            except IllegalEvent as e:
+                raise _refusal(e, 1, "match_started") from e
+            match = _new_match_row(match_id, data)
+            s.add(match)
+            s.add_all(_seat_rows(match_id, data))
+            s.flush()
+            rows = self._write(s, match, fold, [NewEvent("match_started", data, event_id)], recorded_by, GENESIS)
+            s.commit()
+            envelope = rows[0].envelope()
+        self._publish(match_id, fold)
+        return {"match_id": match_id, "seq": 1, "event": envelope, "replayed": False}
+
+    def append(
+        self, match_id: str, events: Sequence[NewEvent], expected_seq: int, recorded_by: str
+    ) -> tuple[list[dict[str, Any]], bool]:
+        """Store all of `events` or none. Returns (stored envelopes, replayed) — replayed when every
+        event carried an event_id already stored: a retried request, answered with what was stored."""
+        if not events:
+            raise BadRequest("events must hold at least one event")
+        if len(events) > MAX_BATCH:
+            raise BadRequest(f"at most {MAX_BATCH} events per append")
+        with Session(self.engine) as s:
+            replay = self._replayed(s, match_id, events)
+            if replay is not None:
+                return replay, True
+            match = self._lock_match(s, match_id)
+            if expected_seq != match.last_seq:
+                raise Conflict(
+                    f"expected_seq {expected_seq} is not the match's last seq {match.last_seq}",
+                    current_seq=match.last_seq,
+                )
+            fold = self._fold_in(s, match_id, match.last_seq)
+            for i, e in enumerate(events):
+                seq = match.last_seq + i + 1
+                try:
+                    fold = fold.apply(Event(seq, e.type, e.data))
+                except IllegalEvent as err:
+                    raise _refusal(err, seq, e.type) from err
+            head = s.exec(
+                select(StoredEvent.hash).where(StoredEvent.match_id == match_id, StoredEvent.seq == match.last_seq)
+            ).one()
+            rows = self._write(s, match, fold, events, recorded_by, head)
+            s.commit()
+            envelopes = [r.envelope() for r in rows]
+        self._publish(match_id, fold)
+        return envelopes, False
+
+    def import_log(self, lines: Sequence[ImportLine], recorded_by: str) -> dict[str, Any]:
+        """A match file as a new match. Refused at the first bad line, naming it; nothing stored then."""
+        return self.store_prepared(prepare_import(lines, recorded_by))
+
+    def store_prepared(self, prepared: PreparedImport) -> dict[str, Any]:
+        fold, envelopes = prepared.fold, prepared.envelopes
+        match_id = uuid.uuid4().hex
+        start = envelopes[0]["data"]
+        with Session(self.engine) as s:
+            match = _new_match_row(match_id, start)
+            s.add(match)
+            s.add_all(_seat_rows(match_id, start))
+            s.flush()
+            self._insert(s, match, fold, envelopes, [None] * len(envelopes))
+            s.commit()
+        self._publish(match_id, fold)
+        return {"match_id": match_id, "seq": fold.seq}
+
+    def _replayed(self, s: Session, match_id: str, events: Sequence[NewEvent]) -> list[dict[str, Any]] | None:
+        ids = [e.event_id for e in events if e.event_id is not None]
+        if not ids:
+            return None
+        if len(set(ids)) != len(ids):
+            raise BadRequest("event_id values repeat within the batch")
+        stored = {r.event_id: r for r in s.exec(select(StoredEvent).where(col(StoredEvent.event_id).in_(ids)))}
+        if not stored:
+            return None
+        same = len(stored) == len(events) == len(ids) and all(
+            (r := stored[e.event_id]).match_id == match_id and r.type == e.type and r.data == e.data
+            for e in events
+            if e.event_id is not None
+        )
+        if not same:
+            used = next(i for i in ids if i in stored)
+            raise Conflict(f"event_id {used!r} was already stored with different content or in another batch")
+        return [stored[e.event_id].envelope() for e in events if e.event_id is not None]
+
+    def _lock_match(self, s: Session, match_id: str) -> Match:
+        match = s.exec(select(Match).where(Match.id == match_id).with_for_update()).first()
+        if match is None:
+            raise MatchNotFound(f"no match {match_id!r}")
+        return match
+
+    def _write(
+        self, s: Session, match: Match, fold: Fold, events: Sequence[NewEvent], recorded_by: str, prev: str
+    ) -> list[StoredEvent]:
+        now = format_time(utcnow())
+        envelopes = []
+        for i, e in enumerate(events):
+            env = {
+                "seq": match.last_seq + i + 1,
+                "type": e.type,
+                "data": e.data,
+                "recorded_at": now,
+                "recorded_by": recorded_by,
+                "prev_hash": prev,
+            }
+            env["hash"] = prev = event_hash(env)
+            envelopes.append(env)
+        return self._insert(s, match, fold, envelopes, [e.event_id for e in events])
+
+    def _insert(
+        self, s: Session, match: Match, fold: Fold, envelopes: list[dict[str, Any]], event_ids: list[str | None]
+    ) -> list[StoredEvent]:
+        if s.get_bind().dialect.name == "postgresql":
+            # Global positions are handed out in commit order: one appender at a time takes the next ones.
+            s.connection().exec_driver_sql("LOCK TABLE events IN EXCLUSIVE MODE")
+        position = s.exec(select(func.coalesce(func.max(StoredEvent.position), 0))).one()
+        rows = []
+        for env, event_id in zip(envelopes, event_ids, strict=True):
+            position += 1
+            rows.append(
+                StoredEvent(
+                    match_id=match.id,
+                    seq=env["seq"],
+                    position=position,
+                    type=env["type"],
+                    data=env["data"],
+                    recorded_at=parse_time(env["recorded_at"]),
+                    recorded_by=env["recorded_by"],
+                    prev_hash=env["prev_hash"],
+                    hash=env["hash"],
+                    event_id=event_id,
+                )
+            )
+        s.add_all(rows)
+        sheet = fold.game.scores(fold.state) if fold.game else None
+        match.last_seq = fold.seq
+        match.status = "finished" if sheet and sheet.finished else "in_progress"
+        match.winners = list(sheet.winners) if sheet and sheet.finished else []
+        match.updated_at = utcnow()
+        s.add(match)
+        return rows
+
+    # -- the fold cache ----------------------------------------------------------------------------
+
+    def _publish(self, match_id: str, fold: Fold) -> None:
+        with self._cache_lock:
+            current = self._cache.get(match_id)
+            if current is None or current.seq <= fold.seq:
+                self._cache[match_id] = fold
+            self._cache.move_to_end(match_id)
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+
+    def _fold_in(self, s: Session, match_id: str, last_seq: int) -> Fold:
+        """The match's fold up to `last_seq`: the cached one, extended by any events it has not seen."""
+        with self._cache_lock:
+            cached = self._cache.get(match_id)
+        fold = cached if cached is not None and cached.seq <= last_seq else Fold()
+        if fold.seq < last_seq:
+            rows = s.exec(
+                select(StoredEvent)
+                .where(StoredEvent.match_id == match_id, StoredEvent.seq > fold.seq, StoredEvent.seq <= last_seq)
+                .order_by(col(StoredEvent.seq))
+            ).all()
+            fold = fold.extend(Event(r.seq, r.type, r.data) for r in rows)
+            self._publish(match_id, fold)
+        return fold
+
+    # -- reading -----------------------------------------------------------------------------------
+
+    def fold(self, match_id: str, at: int | None = None) -> Fold:
+        """The match's fold (at `at`, if given): states at every seq, superseded events, scores."""
+        with Session(self.engine) as s:
+            match = self._match(s, match_id)
+            fold = self._fold_in(s, match_id, match.last_seq)
+        if at is not None:
+            if not 1 <= at <= fold.seq:
+                raise BadRequest(f"at must be a seq of this match, 1..{fold.seq}")
+            fold = fold.at(at)
+        return fold
+
+    def _match(self, s: Session, match_id: str) -> Match:
+        match = s.get(Match, match_id)
+        if match is None:
+            raise MatchNotFound(f"no match {match_id!r}")
+        return match
+
+    def summary(self, match_id: str) -> dict[str, Any]:
+        with Session(self.engine) as s:
+            match = self._match(s, match_id)
+            summary = _summary(match)
+        summary["scores"] = scores_json(self.fold(match_id), match_id)
+        return summary
+
+    def list_matches(
+        self,
+        game: str | None = None,
+        player: str | None = None,
+        status: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> tuple[list[dict[str, Any]], int]:
+        q = select(Match)
+        if game:
+            q = q.where(Match.game == game)
+        if status:
+            q = q.where(Match.status == status)
+        if player:
+            seats = select(MatchPlayer.match_id).where(MatchPlayer.player_id == player)
+            q = q.where(col(Match.id).in_(seats))
+        with Session(self.engine) as s:
+            total = s.exec(select(func.count()).select_from(q.subquery())).one()
+            rows = s.exec(q.order_by(col(Match.created_at).desc(), col(Match.id)).offset(offset).limit(limit)).all()
+            return [_summary(m) for m in rows], int(total)
+
+    def events(self, match_id: str, from_seq: int = 1, to_seq: int | None = None) -> list[dict[str, Any]]:
+        with Session(self.engine) as s:
+            self._match(s, match_id)
+            q = select(StoredEvent).where(StoredEvent.match_id == match_id, StoredEvent.seq >= from_seq)
+            if to_seq is not None:
+                q = q.where(StoredEvent.seq <= to_seq)
+            return [r.envelope() for r in s.exec(q.order_by(col(StoredEvent.seq)))]
+
+    def event_rows(self, match_id: str) -> list[StoredEvent]:
+        """Stored rows with their metadata (who recorded, when), for the replay page's event list."""
+        with Session(self.engine) as s:
+            self._match(s, match_id)
+            q = select(StoredEvent).where(StoredEvent.match_id == match_id).order_by(col(StoredEvent.seq))
+            return list(s.exec(q))
+
+    def events_after(self, position: int = 0, limit: int = 500) -> list[dict[str, Any]]:
+        """Events of every match in global order, for readers that follow the whole store."""
+        with Session(self.engine) as s:
+            q = select(StoredEvent).where(StoredEvent.position > position).order_by(col(StoredEvent.position))
+            return [{"match_id": r.match_id, "position": r.position, **r.envelope()} for r in s.exec(q.limit(limit))]
+
+    def export_lines(self, match_id: str) -> Iterable[str]:
+        from recorder.hashchain import canonical_json
+
+        for env in self.events(match_id):
+            yield canonical_json(env).decode("utf-8") + "\n"
+
+    def verify(self, match_id: str) -> ChainCheck:
+        return check_chain(self.events(match_id))
+
+
+def _summary(m: Match) -> dict[str, Any]:
+    return {
+        "match_id": m.id,
+        "game": m.game,
+        "players": m.players,
+        "status": m.status,
+        "winners": m.winners,
+        "seq": m.last_seq,
+        "meta": m.meta,
+        "created_at": format_time(m.created_at),
+        "updated_at": format_time(m.updated_at),
+    }
+
+
+def _new_match_row(match_id: str, data: dict[str, Any]) -> Match:
+    players = [{"id": p["id"], "name": p.get("name") or p["id"]} for p in data["players"]]
+    meta = data.get("meta") if isinstance(data.get("meta"), dict) else {}
+    return Match(id=match_id, game=data["game"], players=players, meta=meta or {})
+
+
+def _seat_rows(match_id: str, data: dict[str, Any]) -> list[MatchPlayer]:
+    return [
+        MatchPlayer(match_id=match_id, seat=i, player_id=p["id"], name=p.get("name") or p["id"])
+        for i, p in enumerate(data["players"])
+    ]
+
+
+def _import_envelope(item: ImportLine, n: int, prev: str, now: str, recorded_by: str) -> dict[str, Any]:
+    """The stored envelope for one import line: given hashes must verify, missing parts are assigned."""
+    obj, line = item.obj, item.line
+    try:
+        e = NewEvent.parse(obj, "event")
+    except BadRequest as err:
+        raise ImportRefused(err.message, line, status=400) from err
+    if "seq" in obj and obj["seq"] != n:
+        raise ImportRefused(f"seq {obj['seq']!r} where {n} was expected", line)
+    if "prev_hash" in obj and obj["prev_hash"] != prev:
+        raise ImportRefused("prev_hash is not the previous event's hash", line)
+    if "hash" not in obj:
+        at = obj.get("recorded_at")
+        try:
+            at = format_time(parse_time(at)) if isinstance(at, str) else now
+        except ValueError as err:
+            raise ImportRefused(f"recorded_at: {err}", line, status=400) from err
+        by = obj.get("recorded_by") if isinstance(obj.get("recorded_by"), str) else recorded_by
+        env = {"seq": n, "type": e.type, "data": e.data, "recorded_at": at, "recorded_by": by, "prev_hash": prev}
+        env["hash"] = event_hash(env)
+        return env
+    # A hashed line is stored exactly as given, so that export → import reproduces every hash.
+    keys = set(obj) - {"hash", "event_id"}
+    if keys != set(ENVELOPE_KEYS):
+        missing = sorted(set(ENVELOPE_KEYS) - keys) or sorted(keys - set(ENVELOPE_KEYS))
+        raise ImportRefused(f"a line with a hash must carry exactly {', '.join(ENVELOPE_KEYS)} ({missing})", line)
+    body = {k: obj[k] for k in ENVELOPE_KEYS}
+    if event_hash(body) != obj["hash"]:
+        raise ImportRefused("hash does not match the line's content", line)
+    try:
+        canonical_time = format_time(parse_time(obj["recorded_at"]))
+    except (ValueError, TypeError) as err:
+        raise ImportRefused(f"recorded_at: {err}", line, status=400) from err
+    if canonical_time != obj["recorded_at"] or not isinstance(obj["recorded_by"], str):
+        raise ImportRefused("recorded_at must read YYYY-MM-DDTHH:MM:SS.mmmZ and recorded_by be a string", line)
+    return {**body, "hash": obj["hash"]}
+
+
+@dataclass(frozen=True)
+class PreparedImport:
+    """A match file checked line by line (pure: no database), ready to be stored."""
+
+    fold: Fold
+    envelopes: list[dict[str, Any]]
+
+
+def prepare_import(lines: Sequence[ImportLine], recorded_by: str) -> PreparedImport:
+    if not lines:
+        raise ImportRefused("the file holds no events", 0, status=400)
+    fold, envelopes, prev = Fold(), [], GENESIS
+    now = format_time(utcnow())
+    for n, item in enumerate(lines, start=1):
+        env = _import_envelope(item, n, prev, now, recorded_by)
+        try:
+            fold = fold.apply(Event(n, env["type"], env["data"]))
+        except IllegalEvent as e:
+            status = 400 if isinstance(e, UnknownEventType) else 422
+            raise ImportRefused(f"{env['type']} refused: {e.reason}", item.line, status=status) from e
+        envelopes.append(env)
+        prev = env["hash"]
+    return PreparedImport(fold, envelopes)
+
+
+def parse_jsonl(text: str) -> list[ImportLine]:
+    """JSON Lines, `#` comments and blank lines skipped; a line that is not JSON is refused by number."""
+    import json
+
+    items = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        stripped = raw.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        try:
+            obj = json.loads(stripped)
+        except json.JSONDecodeError as e:
+            raise ImportRefused(f"not JSON ({e.msg})", number, status=400) from e
+        if not isinstance(obj, dict):
+            raise ImportRefused("each line must be a JSON object", number, status=400)
+        items.append(ImportLine(number, obj))
+    return items
+
+
+__all__ = ["EventStore", "NewEvent", "ImportLine", "PreparedImport", "prepare_import", "parse_jsonl"]

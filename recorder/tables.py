@@ -1,0 +1,85 @@
+"""The tables. The schema only changes through an Alembic migration in migrations/versions/."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Column, DateTime, ForeignKey, Index, String
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Match(SQLModel, table=True):
+    """One row per match: the stream's head (its lock and last seq) and the summary lists filter on."""
+
+    __tablename__ = "matches"
+
+    id: str = Field(primary_key=True, max_length=32)
+    game: str = Field(index=True, max_length=32)
+    status: str = Field(default="in_progress", index=True, max_length=16)
+    last_seq: int = 0
+    players: list[dict[str, str]] = Field(sa_column=Column(JSON, nullable=False))
+    winners: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    meta: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+    updated_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+
+
+class MatchPlayer(SQLModel, table=True):
+    """Seats, so that matches can be listed by player."""
+
+    __tablename__ = "match_players"
+
+    match_id: str = Field(sa_column=Column(String(32), ForeignKey("matches.id"), primary_key=True))
+    seat: int = Field(primary_key=True)
+    player_id: str = Field(index=True, max_length=64)
+    name: str = Field(max_length=128)
+
+
+class StoredEvent(SQLModel, table=True):
+    """An event as stored: append-only (the database refuses UPDATE and DELETE), hash-chained."""
+
+    __tablename__ = "events"
+    __table_args__ = (Index("ix_events_position", "position", unique=True),)
+
+    match_id: str = Field(sa_column=Column(String(32), ForeignKey("matches.id"), primary_key=True))
+    seq: int = Field(primary_key=True)
+    position: int = Field(sa_column=Column(BigInteger, nullable=False))  # global order, for followers
+    type: str = Field(max_length=64)
+    data: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    recorded_at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
+    recorded_by: str = Field(max_length=128)
+    prev_hash: str = Field(max_length=64)
+    hash: str = Field(max_length=64)
+    event_id: str | None = Field(default=None, max_length=128, unique=True)
+
+    def envelope(self) -> dict[str, Any]:
+        """FORMAT.md's envelope, exactly as hashed and exported."""
+        from recorder.hashchain import format_time
+
+        return {
+            "seq": self.seq,
+            "type": self.type,
+            "data": self.data,
+            "recorded_at": format_time(self.recorded_at),
+            "recorded_by": self.recorded_by,
+            "prev_hash": self.prev_hash,
+            "hash": self.hash,
+        }
+
+
+class ApiToken(SQLModel, table=True):
+    """A bearer token, stored only as its SHA-256."""
+
+    __tablename__ = "api_tokens"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(index=True, max_length=128)
+    role: str = Field(max_length=16)
+    token_hash: str = Field(unique=True, max_length=64)
+    created_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+    revoked_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))

@@ -1,0 +1,70 @@
+"""Databases for the store tests: SQLite always, PostgreSQL when SCOREBOOK_TEST_POSTGRES names one.
+
+With SCOREBOOK_TEST_POSTGRES set, an unreachable server fails the run rather than skipping it.
+Each PostgreSQL test gets its own schema, so parallel workers and tests never see each other's rows.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import Engine
+
+from recorder.db import make_engine
+from recorder.migrate import upgrade
+from recorder.store import EventStore
+
+POSTGRES_URL = os.environ.get("SCOREBOOK_TEST_POSTGRES")
+BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+def _postgres_engine(schema: str) -> Engine:
+    assert POSTGRES_URL
+    admin = create_engine(POSTGRES_URL)
+    with admin.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    admin.dispose()
+    return create_engine(POSTGRES_URL, connect_args={"options": f"-csearch_path={schema}"}, pool_pre_ping=True)
+
+
+def _drop_schema(schema: str) -> None:
+    assert POSTGRES_URL
+    admin = create_engine(POSTGRES_URL)
+    with admin.begin() as conn:
+        conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+    admin.dispose()
+
+
+@pytest.fixture(params=BACKENDS)
+def bare_engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
+    """An empty database (no schema yet), on each backend."""
+    if request.param == "sqlite":
+        engine = make_engine(f"sqlite:///{tmp_path / 'scorebook.db'}")
+        yield engine
+        engine.dispose()
+        return
+    if not POSTGRES_URL:
+        pytest.skip("SCOREBOOK_TEST_POSTGRES is not set")
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    engine = _postgres_engine(schema)
+    try:
+        yield engine
+    finally:
+        engine.dispose()
+        _drop_schema(schema)
+
+
+@pytest.fixture
+def engine(bare_engine: Engine) -> Engine:
+    upgrade(bare_engine)
+    return bare_engine
+
+
+@pytest.fixture
+def store(engine: Engine) -> EventStore:
+    return EventStore(engine)
