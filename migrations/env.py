@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from alembic import context
 from sqlalchemy import create_engine
+from sqlmodel import SQLModel
 
 import recorder.tables  # noqa: F401  (registers the tables on the metadata)
 from recorder.config import database_url
-from sqlmodel import SQLModel
 
 config = context.config
 target_metadata = SQLModel.metadata

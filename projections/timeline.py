@@ -7,7 +7,8 @@ append-only, copied only when an old Fold is extended a second way).
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from projections.errors import IllegalEvent, UnknownEventType
 from projections.events import COMMON_EVENT_TYPES, Event
@@ -156,13 +157,13 @@ def _check_note(event: Event, last_seq: int) -> None:
 
 def _check_rewind(event: Event, last_seq: int, superseded: Mapping[int, int]) -> int:
     to_seq = event.data.get("to_seq")
-    if not _is_int(to_seq) or not 1 <= to_seq <= last_seq:
+    if not isinstance(to_seq, int) or isinstance(to_seq, bool) or not 1 <= to_seq <= last_seq:
         raise IllegalEvent(f"rewind: to_seq must be an earlier seq, 1..{last_seq}")
     if not isinstance(event.data.get("reason"), str):
         raise IllegalEvent("rewind: reason must be a string")
     if to_seq in superseded:
         raise IllegalEvent(f"rewind: seq {to_seq} was already superseded by the rewind at seq {superseded[to_seq]}")
-    return int(to_seq)
+    return to_seq
 
 
 def fold(events: Iterable[Event]) -> Fold:

@@ -1,6 +1,6 @@
 """The HTTP API of FORMAT.md, under /api. Reads are open; writes need a bearer token."""
+# No `from __future__ import annotations`: FastAPI must see the route annotations as real objects.
 
-from __future__ import annotations
 
 from typing import Annotated, Any
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -27,10 +27,10 @@ out = Console()
 err = Console(stderr=True)
 
 Db = Annotated[
-    Optional[str],
+    str | None,
     typer.Option("--db", help="Database URL or SQLite path (default: $SCOREBOOK_DATABASE_URL, else var/scorebook.db)"),
 ]
-At = Annotated[Optional[int], typer.Option("--at", help="As it was right after this seq")]
+At = Annotated[int | None, typer.Option("--at", help="As it was right after this seq")]
 
 
 def _store(db: str | None) -> EventStore:
@@ -112,7 +112,7 @@ def import_(
 @app.command()
 def export(
     match_id: str,
-    output: Annotated[Optional[Path], typer.Option("-o", "--output", help="File to write (default stdout)")] = None,
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="File to write (default stdout)")] = None,
     db: Db = None,
 ) -> None:
     """Export a match log as JSON Lines, hashes included."""
@@ -128,7 +128,9 @@ def export(
 
 
 @app.command()
-def scores(match_id: str, at: At = None, as_json: Annotated[bool, typer.Option("--json")] = False, db: Db = None) -> None:
+def scores(
+    match_id: str, at: At = None, as_json: Annotated[bool, typer.Option("--json")] = False, db: Db = None
+) -> None:
     """A match's scores (at a seq)."""
     try:
         sheet = scores_json(_store(db).fold(match_id, at), match_id)
@@ -181,9 +183,9 @@ def verify(target: Annotated[str, typer.Argument(help="A match id, or an exporte
 
 @app.command()
 def matches(
-    game: Annotated[Optional[str], typer.Option()] = None,
-    player: Annotated[Optional[str], typer.Option()] = None,
-    status: Annotated[Optional[str], typer.Option()] = None,
+    game: Annotated[str | None, typer.Option()] = None,
+    player: Annotated[str | None, typer.Option()] = None,
+    status: Annotated[str | None, typer.Option()] = None,
     limit: Annotated[int, typer.Option()] = 50,
     as_json: Annotated[bool, typer.Option("--json")] = False,
     db: Db = None,

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 GENESIS = "0" * 64
 ENVELOPE_KEYS = ("seq", "type", "data", "recorded_at", "recorded_by", "prev_hash")

@@ -93,7 +93,8 @@ class EventStore:
                 if stored is not None:
                     if stored.type != "match_started" or stored.data != data:
                         raise Conflict(f"event_id {event_id!r} was already used for another event")
-                    return {"match_id": stored.match_id, "seq": stored.seq, "event": stored.envelope(), "replayed": True}
+                    envelope = stored.envelope()
+                    return {"match_id": stored.match_id, "seq": stored.seq, "event": envelope, "replayed": True}
             try:
                 fold = Fold().apply(Event(1, "match_started", data))
             except IllegalEvent as e:

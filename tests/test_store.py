@@ -38,7 +38,7 @@ def test_append_stores_a_chained_batch(store: EventStore) -> None:
     events = store.events(match_id)
     assert [e["seq"] for e in events] == [1, 2, 3, 4]
     assert events[0]["prev_hash"] == "0" * 64
-    assert all(b["prev_hash"] == a["hash"] for a, b in zip(events, events[1:]))
+    assert all(b["prev_hash"] == a["hash"] for a, b in zip(events, events[1:], strict=False))
     assert events[2]["recorded_by"] == "desk-2" and events[2]["recorded_at"].endswith("Z")
     assert store.verify(match_id).ok
     assert store.summary(match_id)["seq"] == 4

@@ -1,0 +1,43 @@
+# Scorebook. `make run` and `make test` set everything up themselves (virtual environment, install, schema).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+HOST ?= 127.0.0.1
+PORT ?= 8000
+DEMO ?= 3
+# CI runs the full suite; locally the slow property runs are skipped (`make test-full` runs them).
+PYTEST_SELECT := $(if $(CI),,-m "not slow")
+
+.PHONY: run test test-full test-quick lint migrate bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/scorebook serve --host $(HOST) --port $(PORT) --demo $(DEMO) --print-token
+
+migrate: $(STAMP)
+	$(BIN)/scorebook migrate
+
+test: $(STAMP) lint
+	$(BIN)/python -m pytest -n 2 $(PYTEST_SELECT)
+
+test-full: $(STAMP) lint
+	$(BIN)/python -m pytest -n 2
+
+test-quick: $(STAMP)
+	$(BIN)/python -m pytest -n 2 -m "not slow and not browser"
+
+lint: $(STAMP)
+	$(BIN)/ruff check projections recorder dashboard tests bench migrations
+	$(BIN)/mypy
+
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) var test-artifacts .pytest_cache .mypy_cache .ruff_cache *.egg-info
