@@ -1,0 +1,99 @@
+"""Small builders for hand-written Hats Off logs, shared by the test_hats_off_* files."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from projections.errors import IllegalEvent
+from projections.events import Event
+from projections.hats_off import GAME
+from projections.timeline import Fold, fold_dicts
+
+Line = dict[str, Any]
+
+PLAYERS = {"ann": "Ann", "bo": "Bo", "cy": "Cy", "di": "Di"}
+
+
+def started(*ids: str, **options: Any) -> Line:
+    ids = ids or ("ann", "bo")
+    players = [{"id": i, "name": PLAYERS.get(i, i)} for i in ids]
+    return {"type": "match_started", "data": {"game": "hats-off", "players": players, "options": options}}
+
+
+def hole(area: str, number: int) -> dict[str, Any]:
+    return {"hole": {"area": area, "number": number}}
+
+
+def in_hat(player: str, hat: int) -> dict[str, Any]:
+    return {"in_hat": {"player": player, "hat": hat}}
+
+
+def launch(player: str, hat: int, to: Any, in_flight: bool | None = None) -> Line:
+    data: dict[str, Any] = {"player": player, "hat": hat, "to": to}
+    if in_flight is not None:
+        data["in_flight"] = in_flight
+    return {"type": "hat_launched", "data": data}
+
+
+def moved(player: str, hat: int, to: Any) -> Line:
+    return {"type": "hat_moved", "data": {"player": player, "hat": hat, "to": to}}
+
+
+def round_started(caller: str) -> Line:
+    return {"type": "round_started", "data": {"caller": caller}}
+
+
+def hats_off(*players: str) -> Line:
+    return {"type": "hats_off_called", "data": {"players": list(players)}}
+
+
+def round_ended() -> Line:
+    return {"type": "round_ended", "data": {}}
+
+
+def misses(player: str, *hats: int, to: Any = "off") -> list[Line]:
+    """Launches that land nowhere that scores (off the board by default)."""
+    return [launch(player, h, to) for h in hats]
+
+
+def own_holes(player: str, *hats: int, first_hole: int = 1) -> list[Line]:
+    """Each hat point down in its own hole of the player's area: 5 points apiece."""
+    return [launch(player, h, hole(player, first_hole + i)) for i, h in enumerate(hats)]
+
+
+def fold(*lines: Line | list[Line]) -> Fold:
+    flat: list[Line] = []
+    for x in lines:
+        flat.extend(x if isinstance(x, list) else [x])
+    return fold_dicts(flat)
+
+
+def push(f: Fold, line: Line) -> Fold:
+    return f.apply(Event(f.seq + 1, line["type"], line["data"]))
+
+
+def more(f: Fold, *lines: Line | list[Line]) -> Fold:
+    """`f` extended with more lines."""
+    for x in lines:
+        for line in x if isinstance(x, list) else [x]:
+            f = push(f, line)
+    return f
+
+
+def round_points(f: Fold) -> dict[str, int]:
+    """The running (or last finished) round's points."""
+    return GAME.scores(f.state).rounds[-1]
+
+
+def refused(f: Fold, line: Line) -> str:
+    """Apply an illegal event: it must be refused and leave the state exactly as it was; gives the reason."""
+    before_json, before_state = GAME.to_json(f.state), f.state
+    with pytest.raises(IllegalEvent) as info:
+        GAME.apply(f.state, Event(f.seq + 1, line["type"], line["data"]))
+    assert GAME.to_json(f.state) == before_json
+    assert f.state == before_state
+    with pytest.raises(IllegalEvent):  # the timeline refuses it too
+        push(f, line)
+    return info.value.reason
