@@ -159,18 +159,23 @@ def _hat(state: HatsOffState, hid: HatId) -> str:
     return f"{_name(state, hid[0])}'s hat {hid[1]}"
 
 
+def _hole(state: HatsOffState, hole: Hole) -> str:
+    return f"hole {hole.number} of {_name(state, hole.area)}'s area"
+
+
 def _place(state: HatsOffState, place: Place) -> str:
+    """Where a hat is, as the tail of "Ann's hat 3 is ..."."""
     if isinstance(place, Hole):
-        return f"hole {place.number} of {_name(state, place.area)}'s area"
+        return f"in {_hole(state, place)}"
     if isinstance(place, InHat):
         return f"nested in {_hat(state, place.hat)}"
     return "on the board (not in a hole)" if place == "board" else "off the board"
 
 
 def _to(state: HatsOffState, place: Place) -> str:
-    """Where a hat went, as the tail of "Ann's hat 3 ..."."""
+    """Where a hat went, as the tail of "Ann's hat 3 launched ..."."""
     if isinstance(place, Hole):
-        return f"into {_place(state, place)}"
+        return f"into {_hole(state, place)}"
     if isinstance(place, InHat):
         return f"into {_hat(state, place.hat)}"
     return "onto the board, not in a hole" if place == "board" else "off the board"
@@ -228,7 +233,7 @@ def _check_destination(state: HatsOffState, board: Board, hid: HatId, place: Pla
         if occupant is not None and occupant != hid:
             top = board.top(occupant)
             raise IllegalEvent(
-                f"{_place(state, place)} already holds {_hat(state, occupant)}; a hat landing there is nested "
+                f"{_hole(state, place)} already holds {_hat(state, occupant)}; a hat landing there is nested "
                 f"in {_hat(state, top)}, the top of that stack"
             )
         return
