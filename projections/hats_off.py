@@ -70,7 +70,7 @@ class HatsOffState:
     past: tuple[Mapping[str, int], ...] = ()  # points per finished round
     finished: bool = False
     winners: tuple[str, ...] = ()
-    last: Mapping[str, Any] | None = None  # the last hat_launched / hat_moved, for the board drawing
+    last: tuple[str, HatId, Place, bool] | None = None  # the last launch/move: type, hat, place, counts
 
 
 # --- reading the board -------------------------------------------------------------------------
@@ -363,8 +363,8 @@ class HatsOff:
             _check_destination(state, Board(state.hats), hid, place)
         elif place == InHat(hid):
             raise IllegalEvent(f"{_hat(state, hid)} cannot be nested inside itself")
-        last = {"type": what, "player": hid[0], "hat": hid[1], "to": place_json(place), "counts": counts}
-        return replace(state, hats={**state.hats, hid: Landing(place, counts, in_flight)}, last=last)
+        landing = Landing(place, counts, in_flight)
+        return replace(state, hats={**state.hats, hid: landing}, last=(what, hid, place, counts))
 
     def _hats_off_called(self, state: HatsOffState, data: Mapping[str, Any]) -> HatsOffState:
         what = "hats_off_called"
@@ -408,8 +408,7 @@ class HatsOff:
             raise IllegalEvent(f"{_hat(state, hid)} is already {_place(state, place)}")
         _check_destination(state, Board(state.hats), hid, place)
         # Hats nested in the moved hat reference it, so they move with it unchanged.
-        last = {"type": what, "player": hid[0], "hat": hid[1], "to": place_json(place), "counts": True}
-        return replace(state, hats={**state.hats, hid: replace(landing, place=place)}, last=last)
+        return replace(state, hats={**state.hats, hid: replace(landing, place=place)}, last=(what, hid, place, True))
 
     def _round_ended(self, state: HatsOffState, data: Mapping[str, Any]) -> HatsOffState:
         _require_round(state, "round_ended")
@@ -471,7 +470,7 @@ class HatsOff:
             ],
             "hats": hats,
             "holes": holes,
-            "last": dict(state.last) if state.last else None,
+            "last": _last_json(state.last),
             "rounds": sheet.rounds,
             "finished": state.finished,
             "winners": list(state.winners),
@@ -538,6 +537,13 @@ class HatsOff:
         from projections.hats_off_player import random_match
 
         return random_match(rng, players, options)
+
+
+def _last_json(last: tuple[str, HatId, Place, bool] | None) -> dict[str, Any] | None:
+    if last is None:
+        return None
+    kind, hid, place, counts = last
+    return {"type": kind, "player": hid[0], "hat": hid[1], "to": place_json(place), "counts": counts}
 
 
 def _sum_rounds(players: tuple[Player, ...], rounds: Any) -> dict[str, int]:
