@@ -89,7 +89,10 @@ def random_match(
             table.claims(state.claimer_after_play, 0.5)  # the last player's claims before the deal
             if table.state.winner is not None:
                 break
-            table.new_game() if phase != "awaiting_deal" else table.deal()
+            if phase == "awaiting_deal":
+                table.deal()
+            else:
+                table.new_game()
             continue
         table.claims(state.claimer_after_play, 0.3)  # claims after one's own play
         if table.state.winner is not None:
