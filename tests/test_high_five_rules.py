@@ -8,7 +8,9 @@ Tile values used below: 0-5 1, 1-4 1, 2-3 1, 6-9 3, 7-7 1, 5-5 3, 3-7 2, 9-11 4,
 from __future__ import annotations
 
 from projections.high_five import GAME
+from projections.scores import scores_json
 from projections.timeline import Fold, fold_dicts
+from tests.examples import load_example
 from tests.test_high_five_logs import IDS, claim, deal, fillers, game, match, play, refused, rounds, then, totals
 
 LAYOUT = ["0-5", "1-4", "2-3", "6-9", "7-7"]
@@ -197,8 +199,6 @@ def test_the_match_is_won_at_once_by_the_capture_that_reaches_the_target() -> No
     f = then(f, play("ann", "9-11", "6-9"))  # 4 + 4 + 3 = 11 >= 10, mid-hand
     assert f.finished
     assert totals(f) == {"ann": 11, "bo": 3}
-    from projections.scores import scores_json
-
     s = scores_json(f)
     assert s["status"] == "finished" and s["winners"] == ["ann"]
     assert s["rounds"] == [{"number": 1, "scores": {"ann": 11, "bo": 3}}]
@@ -215,10 +215,16 @@ def test_the_match_is_won_at_once_by_the_claim_that_reaches_the_target() -> None
 
 
 def test_the_target_counts_the_whole_match_across_games() -> None:
-    f = fold_dicts([match(2, target_score=20)])
-    f = then(f, game(*LAYOUT), deal({"ann": ANN, "bo": BO}))
-    f = then(f, play("ann", "5-5", "0-5"), play("bo", "3-7", "7-7"))
-    assert totals(f) == {"ann": 4, "bo": 3} and not f.finished
+    # The public example: target 60; Ann ends game 1 on 58 and wins in game 2 with 5-11 capturing 5-15.
+    lines, expected = load_example("high-five-01")
+    f = fold_dicts(lines)
+    assert scores_json(f) == expected
+    assert rounds(f.at(162)) == [{"ann": 58, "bo": 37}] and not f.at(162).finished
+    assert rounds(f) == [
+        {"ann": 58, "bo": 37},
+        {"ann": 4, "bo": 0},
+    ]  # 2-15 + 2-7 = 0, 8-15 + 13-15 = 0, 5-11 + 5-15 = 4
+    assert f.finished and totals(f) == {"ann": 62, "bo": 37}
 
 
 def test_five_players_four_tile_hands_and_turn_order() -> None:
