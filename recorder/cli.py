@@ -40,7 +40,7 @@ def _store(db: str | None) -> EventStore:
 
 
 def _fail(message: str, code: int = 1) -> typer.Exit:
-    err.print(f"[red]error:[/red] {message}", highlight=False)
+    typer.echo(f"error: {message}", err=True)  # plain: rich would wrap a long reason mid-word
     return typer.Exit(code)
 
 
