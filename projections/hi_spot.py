@@ -1,0 +1,1013 @@
+"""Hi-Spot / Stack-Ominos (RULES.md §3): the rule reducer.
+
+Each event is checked against the state, then a new state is built with `dataclasses.replace`; the
+tray, racks and turn are tuples and frozensets, so the state passed in is never changed and every
+intermediate state the fold keeps stays valid.
+
+Turn scoring follows the rule "9 for each stack brought to 9, plus, for every other stack added to
+during the turn, its total dots at the end of the turn": the turn records the stacks it touched (by
+identity) and is scored once, at `turn_ended`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from projections.errors import IllegalEvent
+from projections.events import Event
+from projections.hi_spot_tiles import (
+    FULL,
+    TileSet,
+    check_tile_set_option,
+    dot_count,
+    load_tile_set,
+    mask_of,
+    positions_of,
+)
+from projections.options import Option, Player, boolean, parse_options, parse_players, positive_int, require
+from projections.protocol import Annotation, ScoreSheet
+
+SECTIONS = 9
+
+OPTIONS: dict[str, Option] = {
+    "target_score": Option(200, positive_int, "the first player to reach it at the end of a turn wins"),
+    "allow_flip": Option(True, boolean, "tiles may be turned over (8 orientations); false: 4 rotations"),
+    "clear_full_stacks": Option(False, boolean, "a stack of 9 goes back into the bag (Spear edition)"),
+    "tile_set": Option("default", check_tile_set_option, '"default" or an inline list of {id, dots}'),
+}
+
+Phase = Literal["between_rounds", "first_draw", "racks", "play", "reveal", "finished"]
+
+
+@dataclass(frozen=True)
+class Stack:
+    uid: int  # identity within the match: a stack cleared by a 9 and a later one in that section differ
+    mask: int  # the positions its dots cover
+    layers: tuple[tuple[str, int], ...]  # (tile, covered positions) bottom to top
+
+    @property
+    def dots(self) -> int:
+        return dot_count(self.mask)
+
+    @property
+    def full(self) -> bool:
+        return self.mask == FULL
+
+
+@dataclass(frozen=True)
+class Rack:
+    known: tuple[str, ...] = ()
+    hidden: int = 0  # tiles drawn unseen by the recorder
+
+    @property
+    def size(self) -> int:
+        return len(self.known) + self.hidden
+
+
+@dataclass(frozen=True)
+class Placement:
+    seat: int
+    tile: str
+    section: int  # 1–9
+    mask: int
+    stack: int  # uid of the stack it went on
+    stack_dots: int  # the stack's dots after it
+    new_stack: bool
+    nine: bool
+    cleared: bool  # the full stack went back into the bag (clear_full_stacks)
+
+
+@dataclass(frozen=True)
+class Segment:
+    """The running segment: kind (a) builds `new_stack`; kind (b) adds to the stacks in `existing`."""
+
+    new_stack: int | None
+    existing: frozenset[int]
+
+
+@dataclass(frozen=True)
+class Turn:
+    seat: int
+    placed: tuple[Placement, ...] = ()
+    added: tuple[int, ...] = ()  # stacks added to this turn, in first-touch order
+    nines: frozenset[int] = frozenset()  # stacks brought to 9 this turn
+    new_stack: int | None = None  # the one stack this turn may start
+    segment: Segment | None = None  # None: the next placement begins a segment
+    refilled: bool = False  # the end-of-turn refill is drawn: only turn_ended may follow
+
+
+@dataclass(frozen=True)
+class State:
+    players: tuple[Player, ...]
+    options: Mapping[str, Any]
+    tiles: TileSet
+    rack_size: int
+    totals: tuple[int, ...]
+    rounds: tuple[tuple[int, ...], ...] = ()  # points per round, seat order, the running round included
+    round_no: int = 0
+    phase: Phase = "between_rounds"
+    tray: tuple[Stack | None, ...] = (None,) * SECTIONS
+    racks: tuple[Rack, ...] = ()
+    located: frozenset[str] = frozenset()  # tiles whose place is known: tray, known rack slots, set aside
+    bag: int = 0
+    aside: tuple[str, ...] = ()  # first-player draws, out of the bag until the first player is known
+    to_draw: tuple[int, ...] = ()  # seats still drawing for first player
+    draws: tuple[tuple[tuple[int, str], ...], ...] = ()  # this round's first-player draws, for the record
+    first: int | None = None
+    racks_drawn: frozenset[int] = frozenset()
+    current: int | None = None
+    turn: Turn | None = None
+    next_uid: int = 1
+    last: Placement | None = None
+    end_reason: str | None = None  # "blocked" | "going_out" for the last round that ended
+    deductions: tuple[int, ...] | None = None  # rack dots lost at that round's end
+    winners: tuple[str, ...] = ()
+
+    @property
+    def allow_flip(self) -> bool:
+        return bool(self.options["allow_flip"])
+
+    def name(self, seat: int) -> str:
+        return self.players[seat].name
+
+
+# ---------------------------------------------------------------- derived facts
+
+
+def turn_points(state: State, turn: Turn | None) -> int:
+    """The turn's score if it ended now: 9 per stack brought to 9, the others at their current dots."""
+    if turn is None:
+        return 0
+    dots = {s.uid: s.dots for s in state.tray if s is not None}
+    return sum(9 if uid in turn.nines else dots[uid] for uid in turn.added)
+
+
+def refill_needed(state: State, seat: int) -> int:
+    return min(state.rack_size - state.racks[seat].size, state.bag)
+
+
+def blocking_reason(state: State) -> str | None:
+    """Why the round is *not* blocked (None when it is): an empty section, or a loose tile that fits."""
+    for i, stack in enumerate(state.tray, start=1):
+        if stack is None:
+            return f"section {i} is empty"
+    on_tray = {t for s in state.tray if s is not None for t, _ in s.layers}
+    loose = state.tiles.ids - on_tray
+    for i, stack in enumerate(state.tray, start=1):
+        assert stack is not None
+        fits = loose & state.tiles.fitting(stack.mask, state.allow_flip)
+        if fits:
+            return f"{min(fits)} (in a rack or the bag) fits in section {i}"
+    return None
+
+
+def is_blocked(state: State) -> bool:
+    return state.phase == "play" and blocking_reason(state) is None
+
+
+def _fits_somewhere(state: State, tile: str) -> int | None:
+    """A section where `tile` could go at the start of a turn (any empty one, or a stack it fits)."""
+    fitting = state.tiles.fitting
+    for i, stack in enumerate(state.tray, start=1):
+        if stack is None or tile in fitting(stack.mask, state.allow_flip):
+            return i
+    return None
+
+
+def _where(state: State, tile: str) -> str:
+    for i, stack in enumerate(state.tray, start=1):
+        if stack is not None and any(t == tile for t, _ in stack.layers):
+            return f"on the tray in section {i}"
+    for seat, rack in enumerate(state.racks):
+        if tile in rack.known:
+            return f"in {state.name(seat)}'s rack"
+    if tile in state.aside:
+        return "set aside in the first-player draw"
+    return "in the bag"
+
+
+def _tile_words(state: State, tile: str) -> str:
+    n = state.tiles.dots(tile)
+    return f"{tile} ({n} dot{'s' if n != 1 else ''})"
+
+
+def _count(n: int, what: str = "tile") -> str:
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
+def _names(state: State, seats: tuple[int, ...] | list[int]) -> str:
+    names = [state.name(s) for s in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+# ---------------------------------------------------------------- field checks
+
+
+def _seat(state: State, data: Mapping[str, Any], what: str) -> int:
+    pid = require(data, "player", str, what)
+    for i, p in enumerate(state.players):
+        if p.id == pid:
+            return i
+    raise IllegalEvent(f"{what}: unknown player {pid!r}; players: {', '.join(p.id for p in state.players)}")
+
+
+def _tile(state: State, value: Any, what: str) -> str:
+    if not isinstance(value, str) or value not in state.tiles:
+        raise IllegalEvent(f"{what}: unknown tile {value!r} (this set has {len(state.tiles)} tiles)")
+    return value
+
+
+def _tile_list(state: State, data: Mapping[str, Any], key: str, what: str, hidden_ok: bool = True) -> list[str | None]:
+    raw = require(data, key, list, what)
+    tiles: list[str | None] = []
+    for v in raw:
+        if v is None:
+            if not hidden_ok:
+                raise IllegalEvent(f"{what}: every tile must be written (null is not allowed here)")
+            tiles.append(None)
+        else:
+            tiles.append(_tile(state, v, what))
+    known = [t for t in tiles if t is not None]
+    dup = next((t for t in known if known.count(t) > 1), None)
+    if dup is not None:
+        raise IllegalEvent(f"{what}: tile {dup} is listed twice")
+    return tiles
+
+
+def _check_in_bag(state: State, tiles: list[str | None], what: str, back: frozenset[str] = frozenset()) -> None:
+    """Known tiles drawn must not be known to be elsewhere; `back` went into the bag just before."""
+    for t in tiles:
+        if t is not None and t in state.located and t not in back:
+            raise IllegalEvent(f"{what}: {t} is not in the bag: it is {_where(state, t)}")
+
+
+def _expect_turn(state: State, seat: int, what: str) -> None:
+    """The round is being played and it is `seat`'s turn."""
+    if state.phase == "play":
+        if state.current != seat:
+            assert state.current is not None
+            raise IllegalEvent(f"{what}: it is {state.name(state.current)}'s turn, not {state.name(seat)}'s")
+        return
+    raise IllegalEvent(f"{what}: {_phase_words(state)}")
+
+
+def _phase_words(state: State) -> str:
+    if state.phase == "between_rounds":
+        return "no round is being played; record round_started"
+    if state.phase == "first_draw":
+        return f"the first-player draw is not finished ({_names(state, state.to_draw)} to draw)"
+    if state.phase == "racks":
+        missing = [s for s in range(len(state.players)) if s not in state.racks_drawn]
+        return f"the racks are still being drawn ({_names(state, missing)} to draw)"
+    if state.phase == "reveal":
+        return f"round {state.round_no} has ended with hidden tiles; record racks_revealed first"
+    if state.phase == "finished":
+        return "the match is finished"
+    return "a round is being played"
+
+
+# ---------------------------------------------------------------- event handlers
+
+
+def _round_started(state: State, data: Mapping[str, Any]) -> State:
+    if state.phase != "between_rounds":
+        raise IllegalEvent(f"round_started: {_phase_words(state)}")
+    n = len(state.players)
+    return replace(
+        state,
+        rounds=state.rounds + ((0,) * n,),
+        round_no=state.round_no + 1,
+        phase="first_draw",
+        tray=(None,) * SECTIONS,
+        racks=(Rack(),) * n,
+        located=frozenset(),
+        bag=len(state.tiles),
+        aside=(),
+        to_draw=tuple(range(n)),
+        draws=(),
+        first=None,
+        racks_drawn=frozenset(),
+        current=None,
+        turn=None,
+        last=None,
+        end_reason=None,
+        deductions=None,
+    )
+
+
+def _first_player_drawn(state: State, data: Mapping[str, Any]) -> State:
+    what = "first_player_drawn"
+    if state.phase != "first_draw":
+        raise IllegalEvent(f"{what}: {_phase_words(state)}")
+    draws = require(data, "draws", dict, what)
+    ids = {p.id: i for i, p in enumerate(state.players)}
+    for pid in draws:
+        if pid not in ids:
+            raise IllegalEvent(f"{what}: unknown player {pid!r}")
+        if ids[pid] not in state.to_draw:
+            raise IllegalEvent(
+                f"{what}: {state.name(ids[pid])} is not in the tie; only {_names(state, state.to_draw)} draw"
+            )
+    missing = [s for s in state.to_draw if state.players[s].id not in draws]
+    if missing:
+        raise IllegalEvent(f"{what}: {_names(state, missing)} must draw too ({_names(state, state.to_draw)} draw)")
+    drawn: dict[int, str] = {}
+    for pid, value in draws.items():
+        if value is None:
+            raise IllegalEvent(f"{what}: {state.name(ids[pid])}'s tile must be written: the dots decide who starts")
+        drawn[ids[pid]] = _tile(state, value, what)
+    tiles = list(drawn.values())
+    dup = next((t for t in tiles if tiles.count(t) > 1), None)
+    if dup is not None:
+        raise IllegalEvent(f"{what}: tile {dup} was drawn twice")
+    # A bag too short for the tie-break takes the set-aside tiles back first (docs/rules/hi-spot.md).
+    aside, located, bag = state.aside, state.located, state.bag
+    if bag < len(tiles):
+        located, bag, aside = located - set(aside), bag + len(aside), ()
+    for t in tiles:
+        if t in located:
+            raise IllegalEvent(f"{what}: {t} is not in the bag: it is {_where(state, t)}")
+    record = tuple(sorted(drawn.items()))
+    best = max(state.tiles.dots(t) for t in tiles)
+    tied = tuple(s for s in sorted(drawn) if state.tiles.dots(drawn[s]) == best)
+    if len(tied) > 1:
+        return replace(
+            state,
+            aside=aside + tuple(tiles),
+            located=located | set(tiles),
+            bag=bag - len(tiles),
+            to_draw=tied,
+            draws=state.draws + (record,),
+        )
+    # The first player is known: every drawn tile goes back before the racks are drawn.
+    return replace(
+        state,
+        aside=(),
+        located=located - set(aside),
+        bag=bag + len(aside),
+        to_draw=(),
+        draws=state.draws + (record,),
+        first=tied[0],
+        phase="racks",
+    )
+
+
+def _tiles_drawn(state: State, data: Mapping[str, Any]) -> State:
+    what = "tiles_drawn"
+    seat = _seat(state, data, what)
+    tiles = _tile_list(state, data, "tiles", what)
+    who = state.name(seat)
+    if state.phase == "racks":
+        if seat in state.racks_drawn:
+            raise IllegalEvent(f"{what}: {who} has already drawn a rack this round")
+        want = min(state.rack_size, state.bag)
+        if len(tiles) != want:
+            raise IllegalEvent(f"{what}: {who} draws a rack of {_count(want)}, not {len(tiles)}")
+    else:
+        _expect_turn(state, seat, what)
+        turn = state.turn
+        if turn is None or not turn.placed:
+            raise IllegalEvent(
+                f"{what}: {who} has placed no tile this turn; a turn needs a placement first "
+                "(or tiles_exchanged when nothing fits)"
+            )
+        if turn.refilled:
+            raise IllegalEvent(f"{what}: {who} has already refilled the rack; record turn_ended")
+        want = refill_needed(state, seat)
+        if want == 0:
+            why = "the bag is empty" if state.bag == 0 else f"{who}'s rack is full"
+            raise IllegalEvent(f"{what}: nothing to draw: {why}")
+        if len(tiles) != want:
+            held = state.racks[seat].size
+            raise IllegalEvent(
+                f"{what}: {who} must draw {_count(want)} (rack {held} of {state.rack_size}, "
+                f"{state.bag} in the bag), not {len(tiles)}"
+            )
+    _check_in_bag(state, tiles, what)
+    rack = state.racks[seat]
+    known = [t for t in tiles if t is not None]
+    new_rack = Rack(rack.known + tuple(known), rack.hidden + len(tiles) - len(known))
+    new = replace(
+        state,
+        racks=_set(state.racks, seat, new_rack),
+        located=state.located | set(known),
+        bag=state.bag - len(tiles),
+    )
+    if state.phase == "racks":
+        drawn = state.racks_drawn | {seat}
+        if len(drawn) == len(state.players):
+            return replace(new, racks_drawn=drawn, phase="play", current=state.first)
+        return replace(new, racks_drawn=drawn)
+    assert state.turn is not None
+    # A draw into an emptied rack is the mid-turn refill: the player may go on with a new segment.
+    return replace(new, turn=replace(state.turn, refilled=rack.size > 0))
+
+
+def _dots_field(state: State, data: Mapping[str, Any], tile: str, what: str) -> int:
+    dots = require(data, "dots", list, what)
+    if not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= 8 for p in dots):
+        raise IllegalEvent(f"{what}: dots must be positions 0–8 (got {dots!r})")
+    if len(set(dots)) != len(dots):
+        raise IllegalEvent(f"{what}: dots lists a position twice ({dots!r})")
+    mask = mask_of(dots)
+    want = state.tiles.dots(tile)
+    if len(dots) != want:
+        raise IllegalEvent(f"{what}: {tile} has {want} dots, not {len(dots)}")
+    if mask not in state.tiles.orientations(tile, state.allow_flip):
+        turned = " or turned over" if state.allow_flip else " (turning over is not allowed)"
+        printed = positions_of(state.tiles.masks[tile])
+        raise IllegalEvent(f"{what}: {sorted(dots)} is not {tile} {printed} rotated{turned}")
+    return mask
+
+
+def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
+    what = "tile_placed"
+    seat = _seat(state, data, what)
+    _expect_turn(state, seat, what)
+    who = state.name(seat)
+    turn = state.turn or Turn(seat)
+    rack = state.racks[seat]
+    if turn.refilled:
+        raise IllegalEvent(f"{what}: {who} has refilled the rack, so the turn is over; record turn_ended")
+    if rack.size == 0:
+        raise IllegalEvent(f"{what}: {who}'s rack is empty; draw a new rack (tiles_drawn) to go on, or end the turn")
+    tile = _tile(state, data.get("tile"), what)
+    from_hidden = tile not in rack.known
+    if from_hidden and (rack.hidden == 0 or tile in state.located):
+        raise IllegalEvent(f"{what}: {tile} is not in {who}'s rack: it is {_where(state, tile)}")
+    section = require(data, "section", int, what)
+    if not 1 <= section <= SECTIONS:
+        raise IllegalEvent(f"{what}: section must be 1–9, not {section}")
+    mask = _dots_field(state, data, tile, what)
+    stack = state.tray[section - 1]
+    seg = turn.segment
+    if stack is None:
+        if turn.new_stack is not None:
+            where = next((i for i, s in enumerate(state.tray, 1) if s and s.uid == turn.new_stack), None)
+            started = f" (section {where})" if where else ""
+            raise IllegalEvent(f"{what}: section {section} is empty and you already started a stack this turn{started}")
+        if seg is not None:
+            raise IllegalEvent(
+                f"{what}: section {section} is empty, but this segment adds to existing stacks; "
+                "a new stack may start only at the start of a turn or after a 9 or an emptied rack"
+            )
+        stack = Stack(state.next_uid, 0, ())
+        next_uid = state.next_uid + 1
+    else:
+        if stack.full:
+            raise IllegalEvent(f"{what}: section {section} is full (9 dots) and takes nothing more")
+        covered = positions_of(mask & stack.mask)
+        if covered:
+            dots = ", ".join(map(str, covered))
+            raise IllegalEvent(
+                f"{what}: dot{'s' if len(covered) > 1 else ''} {dots} already covered in section {section}"
+            )
+        if seg is not None and not _segment_takes(seg, stack.uid):
+            if seg.new_stack is not None:
+                raise IllegalEvent(
+                    f"{what}: this segment started a new stack; its tiles go on that stack, "
+                    f"not section {section}, until a 9 or an emptied rack"
+                )
+            raise IllegalEvent(f"{what}: the stack in section {section} did not exist when this segment began")
+        next_uid = state.next_uid
+    is_new = not stack.layers
+    grown = Stack(stack.uid, stack.mask | mask, stack.layers + ((tile, mask),))
+    nine = grown.full
+    cleared = nine and bool(state.options["clear_full_stacks"])
+    located, bag = state.located | {tile}, state.bag
+    if cleared:  # Spear edition: the full stack goes back into the bag and the section is empty again
+        located = located - {t for t, _ in grown.layers}
+        bag += len(grown.layers)
+    new_rack = Rack(tuple(t for t in rack.known if t != tile), rack.hidden - int(from_hidden))
+    if nine or new_rack.size == 0:
+        segment = None  # a 9 or an emptied rack ends the segment; the player may continue with another
+    elif seg is None:
+        existing = frozenset(s.uid for s in state.tray if s is not None)
+        segment = Segment(grown.uid, frozenset()) if is_new else Segment(None, existing)
+    else:
+        segment = seg
+    placement = Placement(seat, tile, section, mask, grown.uid, grown.dots, is_new, nine, cleared)
+    new_turn = replace(
+        turn,
+        placed=turn.placed + (placement,),
+        added=turn.added if grown.uid in turn.added else turn.added + (grown.uid,),
+        nines=turn.nines | {grown.uid} if nine else turn.nines,
+        new_stack=grown.uid if is_new else turn.new_stack,
+        segment=segment,
+    )
+    return replace(
+        state,
+        tray=_set(state.tray, section - 1, None if cleared else grown),
+        racks=_set(state.racks, seat, new_rack),
+        located=located,
+        bag=bag,
+        turn=new_turn,
+        next_uid=next_uid,
+        last=placement,
+    )
+
+
+def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
+    what = "turn_ended"
+    seat = _seat(state, data, what)
+    _expect_turn(state, seat, what)
+    who = state.name(seat)
+    if state.turn is None or not state.turn.placed:
+        raise IllegalEvent(
+            f"{what}: {who} has placed no tile; a turn needs a placement (or tiles_exchanged when nothing fits)"
+        )
+    need = refill_needed(state, seat)
+    if need:
+        raise IllegalEvent(f"{what}: {who} must first refill the rack: draw {_count(need)}")
+    points = turn_points(state, state.turn)
+    totals = _add(state.totals, seat, points)
+    rounds = state.rounds[:-1] + (_add(state.rounds[-1], seat, points),)
+    scored = replace(state, totals=totals, rounds=rounds, turn=None)
+    if totals[seat] >= state.options["target_score"]:
+        # The target is checked first: a winning turn ends the match without rack deductions.
+        return replace(scored, phase="finished", current=None, winners=(state.players[seat].id,))
+    if state.racks[seat].size == 0 and state.bag == 0:
+        return _end_round(scored, "going_out")
+    return replace(scored, current=(seat + 1) % len(state.players))
+
+
+def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
+    what = "tiles_exchanged"
+    seat = _seat(state, data, what)
+    _expect_turn(state, seat, what)
+    who = state.name(seat)
+    if state.turn is not None:
+        raise IllegalEvent(f"{what}: {who} has already placed this turn; an exchange replaces a whole turn")
+    if blocking_reason(state) is None:
+        raise IllegalEvent(f"{what}: the round is blocked (no tile in a rack or the bag fits); record round_ended")
+    rack = state.racks[seat]
+    for tile in rack.known:
+        section = _fits_somewhere(state, tile)
+        if section is not None:
+            why = "is empty" if state.tray[section - 1] is None else f"takes {tile}"
+            raise IllegalEvent(f"{what}: {who} can play (section {section} {why}), so may not exchange")
+    returned = _tile_list(state, data, "returned", what)
+    drawn = _tile_list(state, data, "drawn", what)
+    if not returned:
+        raise IllegalEvent(f"{what}: return at least one tile")
+    if len(returned) > rack.size:
+        raise IllegalEvent(f"{what}: {who} holds {_count(rack.size)}, cannot return {len(returned)}")
+    if len(drawn) != len(returned):
+        raise IllegalEvent(f"{what}: draw as many tiles as returned ({len(returned)}), not {len(drawn)}")
+    from_hidden = 0
+    for t in returned:
+        if t is None or t not in rack.known:
+            if t is not None and t in state.located:
+                raise IllegalEvent(f"{what}: {t} is not in {who}'s rack: it is {_where(state, t)}")
+            from_hidden += 1
+    if from_hidden > rack.hidden:
+        raise IllegalEvent(
+            f"{what}: {who} holds only {_count(rack.hidden, 'hidden tile')}, cannot return {from_hidden} unseen"
+        )
+    back = frozenset(t for t in returned if t is not None)
+    _check_in_bag(state, drawn, what, back)
+    gained = [t for t in drawn if t is not None]
+    kept = tuple(t for t in rack.known if t not in back)
+    new_rack = Rack(kept + tuple(gained), rack.hidden - from_hidden + len(drawn) - len(gained))
+    return replace(
+        state,
+        racks=_set(state.racks, seat, new_rack),
+        located=(state.located - back) | set(gained),
+        current=(seat + 1) % len(state.players),
+    )
+
+
+def _round_ended(state: State, data: Mapping[str, Any]) -> State:
+    what = "round_ended"
+    reason = require(data, "reason", str, what)
+    if reason != "blocked":
+        raise IllegalEvent(f"{what}: reason must be 'blocked' (a round ended by going out ends by itself)")
+    if state.phase != "play":
+        raise IllegalEvent(f"{what}: {_phase_words(state)}")
+    if state.turn is not None:
+        raise IllegalEvent(f"{what}: {state.name(state.turn.seat)}'s turn is running; round_ended comes between turns")
+    why_not = blocking_reason(state)
+    if why_not is not None:
+        raise IllegalEvent(f"{what}: the round is not blocked: {why_not}")
+    return _end_round(state, "blocked")
+
+
+def _racks_revealed(state: State, data: Mapping[str, Any]) -> State:
+    what = "racks_revealed"
+    if state.phase != "reveal":
+        if state.phase in ("between_rounds", "finished") and state.end_reason:
+            raise IllegalEvent(f"{what}: no rack holds hidden tiles; there is nothing to reveal")
+        raise IllegalEvent(f"{what}: racks are revealed only after a round has ended with hidden tiles")
+    racks = require(data, "racks", dict, what)
+    ids = {p.id: i for i, p in enumerate(state.players)}
+    for pid in racks:
+        if pid not in ids:
+            raise IllegalEvent(f"{what}: unknown player {pid!r}")
+    new_racks = list(state.racks)
+    seen: set[str] = set()
+    for seat, rack in enumerate(state.racks):
+        who, pid = state.name(seat), state.players[seat].id
+        if pid not in racks:
+            if rack.hidden:
+                raise IllegalEvent(
+                    f"{what}: {who}'s rack holds {_count(rack.hidden, 'hidden tile')} and must be listed"
+                )
+            continue
+        tiles = _tile_list(state, racks, pid, what, hidden_ok=False)
+        if len(tiles) != rack.size:
+            raise IllegalEvent(f"{what}: {who} holds {_count(rack.size)}, not {len(tiles)}")
+        missing = [t for t in rack.known if t not in tiles]
+        if missing:
+            raise IllegalEvent(f"{what}: {who}'s rack is known to hold {', '.join(missing)}")
+        for t in tiles:
+            assert t is not None
+            if t in seen:
+                raise IllegalEvent(f"{what}: {t} is listed in two racks")
+            seen.add(t)
+            if t not in rack.known and t in state.located:
+                raise IllegalEvent(f"{what}: {t} cannot be in {who}'s rack: it is {_where(state, t)}")
+        new_racks[seat] = Rack(tuple(t for t in tiles if t is not None))
+    revealed = replace(state, racks=tuple(new_racks), located=state.located | seen)
+    return _deduct(revealed)
+
+
+def _end_round(state: State, reason: str) -> State:
+    ended = replace(state, end_reason=reason, current=None, turn=None)
+    if any(r.hidden for r in state.racks):
+        return replace(ended, phase="reveal")
+    return _deduct(ended)
+
+
+def _deduct(state: State) -> State:
+    """Every player loses the dots left on their rack; the round is over."""
+    lost = tuple(sum(state.tiles.dots(t) for t in r.known) for r in state.racks)
+    totals = tuple(t - d for t, d in zip(state.totals, lost, strict=True))
+    row = tuple(p - d for p, d in zip(state.rounds[-1], lost, strict=True))
+    return replace(state, totals=totals, rounds=state.rounds[:-1] + (row,), deductions=lost, phase="between_rounds")
+
+
+def _set(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    return items[:i] + (value,) + items[i + 1 :]
+
+
+def _add(items: tuple[int, ...], i: int, n: int) -> tuple[int, ...]:
+    return _set(items, i, items[i] + n)
+
+
+_HANDLERS: dict[str, Callable[[State, Mapping[str, Any]], State]] = {
+    "round_started": _round_started,
+    "first_player_drawn": _first_player_drawn,
+    "tiles_drawn": _tiles_drawn,
+    "tile_placed": _tile_placed,
+    "tiles_exchanged": _tiles_exchanged,
+    "turn_ended": _turn_ended,
+    "racks_revealed": _racks_revealed,
+    "round_ended": _round_ended,
+}
+
+
+# ---------------------------------------------------------------- legal moves
+
+
+def placements(state: State, seat: int, tiles: list[str] | tuple[str, ...]) -> list[dict[str, Any]]:
+    """Every legal placement of `tiles` (the player's rack, as far as the caller knows it) right now."""
+    if state.phase != "play" or state.current != seat:
+        return []
+    turn = state.turn or Turn(seat)
+    if turn.refilled or state.racks[seat].size == 0:
+        return []
+    seg, flip = turn.segment, state.allow_flip
+    may_start = turn.new_stack is None and seg is None
+    base = turn_points(state, turn)
+    left = state.racks[seat].size - 1
+    out: list[dict[str, Any]] = []
+    for tile in sorted(set(tiles)):
+        rest = [t for t in tiles if t != tile]
+        for i, stack in enumerate(state.tray):
+            if stack is None:
+                if not may_start:
+                    continue
+                masks, gain, old_mask = state.tiles.orientations(tile, flip), 0, 0
+            else:
+                if stack.full or (seg is not None and not _segment_takes(seg, stack.uid)):
+                    continue
+                masks = tuple(o for o in state.tiles.orientations(tile, flip) if not o & stack.mask)
+                was = (9 if stack.uid in turn.nines else stack.dots) if stack.uid in turn.added else 0
+                gain, old_mask = -was, stack.mask
+            for o in masks:
+                dots = dot_count(old_mask | o)
+                nine = dots == 9
+                after = old_mask | o
+                if nine or left == 0:
+                    goes_on = left > 0 or state.bag > 0
+                elif stack is None:  # the new segment builds this stack: only it takes more
+                    goes_on = any(r in state.tiles.fitting(after, flip) for r in rest)
+                else:
+                    goes_on = _can_add_more(state, seg, stack.uid, after, rest)
+                out.append(
+                    {
+                        "type": "tile_placed",
+                        "data": {
+                            "player": state.players[seat].id,
+                            "tile": tile,
+                            "section": i + 1,
+                            "dots": positions_of(o),
+                        },
+                        "points": base + gain + (9 if nine else dots),
+                        "nine": nine,
+                        "new_stack": stack is None,
+                        "turn_can_continue": goes_on,
+                    }
+                )
+    return out
+
+
+def _segment_takes(seg: Segment, uid: int) -> bool:
+    return uid == seg.new_stack if seg.new_stack is not None else uid in seg.existing
+
+
+def _can_add_more(state: State, seg: Segment | None, uid: int, after: int, rest: list[str]) -> bool:
+    """After adding to stack `uid` (now `after`), could one of `rest` go on a stack of the segment?"""
+    flip = state.allow_flip
+    if seg is None:  # this placement begins a segment of kind (b): the stacks on the tray now
+        takes = frozenset(s.uid for s in state.tray if s is not None)
+    else:
+        takes = frozenset({seg.new_stack}) if seg.new_stack is not None else seg.existing
+    for s in state.tray:
+        if s is None or s.uid not in takes:
+            continue
+        mask = after if s.uid == uid else s.mask
+        if mask != FULL and any(r in state.tiles.fitting(mask, flip) for r in rest):
+            return True
+    return False
+
+
+def legal_moves(state: State, player: str) -> list[dict[str, Any]]:
+    seat = next((i for i, p in enumerate(state.players) if p.id == player), None)
+    if seat is None:
+        return []
+    pid = state.players[seat].id
+    if state.phase == "racks" and seat not in state.racks_drawn:
+        n = min(state.rack_size, state.bag)
+        return [{"type": "tiles_drawn", "data": {"player": pid, "tiles": [None] * n}, "points": 0}]
+    if state.phase != "play" or state.current != seat:
+        return []
+    rack, turn = state.racks[seat], state.turn
+    if turn is None:
+        if blocking_reason(state) is None:
+            lost = -sum(state.tiles.dots(t) for t in rack.known) if not rack.hidden else 0
+            return [{"type": "round_ended", "data": {"reason": "blocked"}, "points": lost}]
+        moves = placements(state, seat, rack.known)
+        if not moves and all(_fits_somewhere(state, t) is None for t in rack.known):
+            data = {"player": pid, "returned": list(rack.known) + [None] * rack.hidden, "drawn": [None] * rack.size}
+            moves.append(
+                {
+                    "type": "tiles_exchanged",
+                    "data": data,
+                    "points": 0,
+                    "note": "any non-empty part of the rack may be returned, as many drawn",
+                }
+            )
+        return moves
+    moves = placements(state, seat, rack.known)
+    points = turn_points(state, turn)
+    need = refill_needed(state, seat)
+    if need:
+        moves.append(
+            {
+                "type": "tiles_drawn",
+                "data": {"player": pid, "tiles": [None] * need},
+                "points": points,
+                "mid_turn": rack.size == 0,
+            }
+        )
+    else:
+        going_out = rack.size == 0 and state.bag == 0
+        moves.append({"type": "turn_ended", "data": {"player": pid}, "points": points, "round_ended": going_out})
+    return moves
+
+
+# ---------------------------------------------------------------- reading the state
+
+
+def _stack_json(stack: Stack | None, section: int) -> dict[str, Any]:
+    if stack is None:
+        return {"section": section, "stack": None}
+    return {
+        "section": section,
+        "stack": {
+            "id": stack.uid,
+            "dots": stack.dots,
+            "covered": positions_of(stack.mask),
+            "full": stack.full,
+            "tiles": [{"tile": t, "dots": positions_of(m)} for t, m in stack.layers],
+        },
+    }
+
+
+def _placement_json(state: State, p: Placement) -> dict[str, Any]:
+    return {
+        "player": state.players[p.seat].id,
+        "tile": p.tile,
+        "section": p.section,
+        "dots": positions_of(p.mask),
+        "stack_dots": p.stack_dots,
+        "new_stack": p.new_stack,
+        "nine": p.nine,
+        "cleared": p.cleared,
+    }
+
+
+def to_json(state: State) -> dict[str, Any]:
+    turn = state.turn
+    ids = [p.id for p in state.players]
+    return {
+        "game": "hi-spot",
+        "round": state.round_no,
+        "phase": state.phase,
+        "options": {k: v for k, v in state.options.items() if k != "tile_set"}
+        | {"tile_set": state.tiles.name, "rack_size": state.rack_size},
+        "players": [
+            {
+                "id": p.id,
+                "name": p.name,
+                "score": state.totals[i],
+                "rack": list(state.racks[i].known) if state.racks else [],
+                "hidden": state.racks[i].hidden if state.racks else 0,
+                "rack_count": state.racks[i].size if state.racks else 0,
+            }
+            for i, p in enumerate(state.players)
+        ],
+        "to_act": ids[state.current] if state.current is not None else None,
+        "first_player": ids[state.first] if state.first is not None else None,
+        "first_draws": [{ids[s]: t for s, t in d} for d in state.draws],
+        "to_draw": [ids[s] for s in state.to_draw],  # the first-player draw still running
+        "racks_to_draw": [ids[s] for s in range(len(ids)) if state.phase == "racks" and s not in state.racks_drawn],
+        "tray": [_stack_json(s, i) for i, s in enumerate(state.tray, start=1)],
+        "bag": state.bag,
+        "set_aside": list(state.aside),
+        # The printed pattern of every tile shown off the tray (racks, draws), for drawing them.
+        "patterns": {
+            t: positions_of(state.tiles.masks[t])
+            for t in sorted(
+                {t for r in state.racks for t in r.known} | {t for d in state.draws for _, t in d} | set(state.aside)
+            )
+        },
+        "turn": None
+        if turn is None
+        else {
+            "player": ids[turn.seat],
+            "placements": [_placement_json(state, p) for p in turn.placed],
+            "points": turn_points(state, turn),
+            "nines": len(turn.nines),
+            "new_stack_started": turn.new_stack is not None,
+            "segment": None
+            if turn.segment is None
+            else ("new_stack" if turn.segment.new_stack is not None else "add_to_existing"),
+            "refilled": turn.refilled,
+            "refill_needed": refill_needed(state, turn.seat),
+        },
+        "blocked": is_blocked(state) and turn is None,
+        "last_placement": _placement_json(state, state.last) if state.last else None,
+        "round_end": None
+        if state.end_reason is None
+        else {
+            "reason": state.end_reason,
+            "awaiting_reveal": state.phase == "reveal",
+            "deductions": dict(zip(ids, state.deductions, strict=True)) if state.deductions is not None else None,
+        },
+        "rounds": [dict(zip(ids, r, strict=True)) for r in state.rounds],
+        "finished": state.phase == "finished",
+        "winners": list(state.winners),
+    }
+
+
+def _tiles_words(tiles: list[Any]) -> str:
+    hidden = sum(t is None for t in tiles)
+    shown = [t for t in tiles if t is not None]
+    parts = shown + ([f"{hidden} hidden"] if hidden else [])
+    return f"{_count(len(tiles))} ({', '.join(parts)})" if tiles else "no tiles"
+
+
+def _deduction_words(state: State) -> str:
+    assert state.deductions is not None
+    return ", ".join(f"{state.name(i)} −{d}" for i, d in enumerate(state.deductions) if d) or "no rack dots left"
+
+
+def describe(before: State, event: Event, after: State) -> Annotation:
+    d, t = event.data, event.type
+    pid = d.get("player") if isinstance(d.get("player"), str) else None
+    seat = next((i for i, p in enumerate(after.players) if p.id == pid), None)
+    who = after.name(seat) if seat is not None else ""
+    if t == "round_started":
+        return Annotation(f"round {after.round_no} started: all tiles in the bag")
+    if t == "first_player_drawn":
+        drawn = ", ".join(f"{after.name(s)} {_tile_words(after, tile)}" for s, tile in after.draws[-1])
+        if after.first is None:
+            return Annotation(f"first-player draw: {drawn}; {_names(after, after.to_draw)} tie and draw again")
+        return Annotation(f"first-player draw: {drawn}; {after.name(after.first)} starts")
+    if t == "tiles_drawn":
+        tiles = d["tiles"]
+        if before.phase == "racks":
+            return Annotation(f"{who} drew a rack of {_tiles_words(tiles)}", pid)
+        if before.racks[seat or 0].size == 0:
+            return Annotation(f"{who} emptied the rack and drew {_tiles_words(tiles)} to go on", pid)
+        return Annotation(f"{who} refilled the rack: {_tiles_words(tiles)}", pid)
+    if t == "tile_placed":
+        p = after.last
+        assert p is not None
+        text = f"{who} placed {_tile_words(after, p.tile)} at {positions_of(p.mask)} in section {p.section}"
+        tags: list[str] = []
+        if p.new_stack:
+            text += ", starting a new stack"
+            tags.append("new_stack")
+        if p.nine:
+            text += ": full stack, 9" + (" (back into the bag)" if p.cleared else "")
+            tags.append("full_stack")
+        else:
+            text += f": stack of {p.stack_dots}"
+        text += f"; turn so far {turn_points(after, after.turn)}"
+        return Annotation(text, pid, tuple(tags))
+    if t == "tiles_exchanged":
+        n = len(d["returned"])
+        return Annotation(f"{who} cannot play: returned {_count(n)}, drew {n}, misses the turn", pid, ("exchange",))
+    if t == "turn_ended":
+        assert before.turn is not None and seat is not None
+        turn = before.turn
+        dots = {s.uid: s.dots for s in before.tray if s is not None}
+        section = {p.stack: p.section for p in turn.placed}
+        words = [f"{9 if uid in turn.nines else dots[uid]} (section {section[uid]})" for uid in turn.added]
+        points = turn_points(before, turn)
+        text = f"{who} ended the turn: {' + '.join(words)} = {points} points, total {after.totals[seat]}"
+        tags = []
+        if after.phase == "finished":
+            text += f"; {who} reaches {after.options['target_score']} and wins"
+        elif after.end_reason == "going_out" and before.end_reason is None:
+            text += f"; {who} went out, round {after.round_no} over"
+            text += f" ({_deduction_words(after)})" if after.deductions is not None else " (racks to reveal)"
+            tags.append("going_out")
+        return Annotation(text, pid, tuple(tags))
+    if t == "round_ended":
+        tail = f": {_deduction_words(after)}" if after.deductions is not None else "; racks to reveal"
+        return Annotation(f"round {after.round_no} blocked: no tile fits the tray{tail}", tags=("blocked",))
+    if t == "racks_revealed":
+        return Annotation(f"racks revealed, round {after.round_no} over: {_deduction_words(after)}")
+    return Annotation(t, pid)
+
+
+# ---------------------------------------------------------------- the game
+
+
+class HiSpot:
+    name = "hi-spot"
+    min_players = 2
+    max_players = 4
+    event_types = frozenset(_HANDLERS)
+
+    def start(self, data: Mapping[str, Any]) -> State:
+        players = parse_players(data, self.name, self.min_players, self.max_players)
+        options = parse_options(data.get("options"), OPTIONS, self.name)
+        tiles = load_tile_set(options["tile_set"])
+        rack_size = 4 if len(players) == 4 else 5
+        if len(tiles) < rack_size * len(players):
+            raise IllegalEvent(f"option tile_set: {len(tiles)} tiles cannot fill {len(players)} racks of {rack_size}")
+        if len({tiles.dots(t) for t in tiles.ids}) < 2:
+            raise IllegalEvent("option tile_set: every tile has the same dots, so no first-player draw can end")
+        return State(players, options, tiles, rack_size, totals=(0,) * len(players))
+
+    def apply(self, state: State, event: Event) -> State:
+        return _HANDLERS[event.type](state, event.data)
+
+    def is_finished(self, state: State) -> bool:
+        return state.phase == "finished"
+
+    def scores(self, state: State) -> ScoreSheet:
+        ids = [p.id for p in state.players]
+        return ScoreSheet(
+            totals=dict(zip(ids, state.totals, strict=True)),
+            rounds=[dict(zip(ids, r, strict=True)) for r in state.rounds],
+            finished=state.phase == "finished",
+            winners=list(state.winners),
+        )
+
+    def to_json(self, state: State) -> dict[str, Any]:
+        return to_json(state)
+
+    def legal_moves(self, state: State, player: str) -> list[dict[str, Any]]:
+        return legal_moves(state, player)
+
+    def describe(self, before: State, event: Event, after: State) -> Annotation:
+        return describe(before, event, after)
+
+    def random_match(
+        self, rng: random.Random, players: list[dict[str, str]], options: dict[str, Any] | None = None
+    ) -> list[dict[str, Any]]:
+        from projections.hi_spot_player import random_match  # the player module builds on this one
+
+        return random_match(rng, players, options)
+
+
+GAME = HiSpot()
