@@ -1,0 +1,138 @@
+"""Hi-Spot properties over whole random matches from the seeded random legal player."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from projections.errors import IllegalEvent
+from projections.events import Event
+from projections.hi_spot import GAME, State, turn_points
+from projections.hi_spot_player import random_match
+from projections.scores import scores_json
+from projections.timeline import Fold, fold, fold_dicts
+from tests.test_hi_spot_helpers import PLAYERS, tile_set
+
+# Light enough for the bag to empty, so rounds end by going out.
+LIGHT = tile_set(
+    L01=[0], L02=[4], L03=[1], L04=[0, 1], L05=[0, 2], L06=[1, 3], L07=[0, 4], L08=[2, 6], L09=[4], L10=[0],
+    L11=[1, 4], L12=[0, 8], L13=[0, 1, 2], L14=[3, 4], L15=[4, 8], L16=[0], L17=[1], L18=[2], L19=[5], L20=[6],
+    L21=[7, 8], L22=[0, 4, 8],
+)  # fmt: skip
+
+
+def check_accounting(s: State) -> None:
+    """Every tile is in exactly one place: the tray, a rack (known or hidden), set aside, or the bag."""
+    on_tray = [t for st_ in s.tray if st_ is not None for t, _ in st_.layers]
+    known = on_tray + [t for r in s.racks for t in r.known] + list(s.aside)
+    assert len(known) == len(set(known))
+    assert set(known) == s.located
+    if s.round_no:
+        assert len(on_tray) + sum(r.size for r in s.racks) + len(s.aside) + s.bag == len(s.tiles)
+    for stack in s.tray:
+        if stack is not None:  # no dot covers another
+            assert sum(bin(m).count("1") for _, m in stack.layers) == stack.dots
+
+
+def check_moves(f: Fold) -> None:
+    """Every suggestion for the player to act is accepted, and a placement's points are the turn's score."""
+    s: State = f.state
+    for p in s.players:
+        for m in GAME.legal_moves(s, p.id):
+            after = GAME.apply(s, Event(f.seq + 1, m["type"], m["data"]))
+            if m["type"] == "tile_placed":
+                assert turn_points(after, after.turn) == m["points"]
+
+
+def check_refusal_keeps_state(f: Fold) -> None:
+    s: State = f.state
+    before = GAME.to_json(s)
+    idle = next((p.id for i, p in enumerate(s.players) if i != s.current), s.players[0].id)
+    with pytest.raises(IllegalEvent):
+        GAME.apply(s, Event(f.seq + 1, "turn_ended", {"player": idle}))
+    assert GAME.to_json(s) == before
+
+
+def check_match(log: list[dict[str, Any]], every: int) -> Fold:
+    snapshots = []
+    f = Fold()
+    for i, line in enumerate(log, start=1):
+        f = f.apply(Event(i, line["type"], line["data"]))
+        snapshots.append(GAME.to_json(f.state))
+        check_accounting(f.state)
+        if i % every == 0:
+            check_moves(f)
+            check_refusal_keeps_state(f)
+    # No later event changed an earlier state.
+    assert [GAME.to_json(f.state_at(i)) for i in range(1, f.seq + 1)] == snapshots
+    sheet = GAME.scores(f.state)
+    assert sheet.finished and len(sheet.winners) == 1
+    assert sheet.totals[sheet.winners[0]] >= f.state.options["target_score"]
+    for pid, total in sheet.totals.items():
+        assert total == sum(f.points(seq).get(pid, 0) for seq in range(1, f.seq + 1))
+        assert total == sum(r[pid] for r in sheet.rounds)
+    assert scores_json(fold(f.events)) == scores_json(f)  # replaying the events gives the same scores
+    for seq in range(2, f.seq + 1):
+        f.describe(seq)
+    return f
+
+
+CASES = [
+    (2, {}, 0.0), (3, {}, 0.5), (4, {"allow_flip": False}, 1.0),
+    (2, {"tile_set": LIGHT, "target_score": 60}, 0.0), (3, {"tile_set": LIGHT, "target_score": 60}, 0.5),
+    (4, {"tile_set": LIGHT, "target_score": 50, "clear_full_stacks": True}, 0.3),
+    (3, {"clear_full_stacks": True}, 0.0),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("n", "options", "hidden"), CASES)
+def test_random_matches_keep_every_invariant(n: int, options: dict[str, Any], hidden: float) -> None:
+    log = random_match(random.Random(n * 7 + len(options)), PLAYERS[:n], options, hidden)
+    check_match(log, every=5)
+
+
+def test_going_out_and_blocked_both_happen() -> None:
+    tags: set[str] = set()
+    for seed in range(3):
+        for options in ({}, {"tile_set": LIGHT, "target_score": 60}):
+            f = fold_dicts(GAME.random_match(random.Random(seed), PLAYERS[:2], options))
+            tags.update(t for seq in range(2, f.seq + 1) for t in f.describe(seq).tags)
+    assert {"full_stack", "new_stack", "exchange", "blocked", "going_out"} <= tags
+
+
+def test_random_match_is_deterministic_for_a_seed() -> None:
+    a = GAME.random_match(random.Random(5), PLAYERS[:3])
+    assert a == GAME.random_match(random.Random(5), PLAYERS[:3])
+    assert a != GAME.random_match(random.Random(6), PLAYERS[:3])
+    assert a[0] == {"type": "match_started", "data": {"game": "hi-spot", "players": PLAYERS[:3], "options": {}}}
+
+
+@pytest.mark.slow
+@settings(max_examples=150, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(2, 4),
+    hidden=st.sampled_from([0.0, 0.5, 1.0]),
+    light=st.booleans(),
+    flip=st.booleans(),
+    clear=st.booleans(),
+)
+def test_many_random_matches(seed: int, n: int, hidden: float, light: bool, flip: bool, clear: bool) -> None:
+    options: dict[str, Any] = {"allow_flip": flip, "clear_full_stacks": clear}
+    if light:
+        options |= {"tile_set": LIGHT, "target_score": 50}
+    check_match(random_match(random.Random(seed), PLAYERS[:n], options, hidden), every=3)
+
+
+@pytest.mark.slow
+def test_a_long_match_folds_well_under_a_second() -> None:
+    log = max((GAME.random_match(random.Random(s), PLAYERS) for s in range(5)), key=len)
+    assert len(log) >= 500
+    t = time.perf_counter()
+    fold_dicts(log)
+    assert time.perf_counter() - t < 0.5
