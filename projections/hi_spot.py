@@ -168,12 +168,16 @@ def is_blocked(state: State) -> bool:
     return state.phase == "play" and blocking_reason(state) is None
 
 
-def _fits_somewhere(state: State, tile: str) -> int | None:
-    """A section where `tile` could go at the start of a turn (any empty one, or a stack it fits)."""
-    fitting = state.tiles.fitting
+def _can_play(state: State, rack: Rack) -> str | None:
+    """Why the rack can be played at the start of a turn, as far as it is known (None: it cannot)."""
     for i, stack in enumerate(state.tray, start=1):
-        if stack is None or tile in fitting(stack.mask, state.allow_flip):
-            return i
+        if stack is None:
+            return f"section {i} is empty"  # any tile, seen or not, can start a stack there
+    for i, stack in enumerate(state.tray, start=1):
+        assert stack is not None
+        fits = state.tiles.fitting(stack.mask, state.allow_flip).intersection(rack.known)
+        if fits:
+            return f"section {i} takes {min(fits)}"
     return None
 
 
@@ -186,7 +190,7 @@ def _where(state: State, tile: str) -> str:
             return f"in {state.name(seat)}'s rack"
     if tile in state.aside:
         return "set aside in the first-player draw"
-    return "in the bag"
+    return "in the bag or an unseen rack" if any(r.hidden for r in state.racks) else "in the bag"
 
 
 def _tile_words(state: State, tile: str) -> str:
@@ -463,7 +467,8 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
         if covered:
             dots = ", ".join(map(str, covered))
             raise IllegalEvent(
-                f"{what}: dot{'s' if len(covered) > 1 else ''} {dots} already covered in section {section}"
+                f"{what}: {'dots' if len(covered) > 1 else 'dot'} {dots} {'are' if len(covered) > 1 else 'is'} "
+                f"already covered in section {section}"
             )
         if seg is not None and not _segment_takes(seg, stack.uid):
             if seg.new_stack is not None:
@@ -544,11 +549,9 @@ def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
     if blocking_reason(state) is None:
         raise IllegalEvent(f"{what}: the round is blocked (no tile in a rack or the bag fits); record round_ended")
     rack = state.racks[seat]
-    for tile in rack.known:
-        section = _fits_somewhere(state, tile)
-        if section is not None:
-            why = "is empty" if state.tray[section - 1] is None else f"takes {tile}"
-            raise IllegalEvent(f"{what}: {who} can play (section {section} {why}), so may not exchange")
+    playable = _can_play(state, rack)
+    if playable is not None:
+        raise IllegalEvent(f"{what}: {who} can play ({playable}), so may not exchange")
     returned = _tile_list(state, data, "returned", what)
     drawn = _tile_list(state, data, "drawn", what)
     if not returned:
@@ -761,7 +764,7 @@ def legal_moves(state: State, player: str) -> list[dict[str, Any]]:
             lost = -sum(state.tiles.dots(t) for t in rack.known) if not rack.hidden else 0
             return [{"type": "round_ended", "data": {"reason": "blocked"}, "points": lost}]
         moves = placements(state, seat, rack.known)
-        if not moves and all(_fits_somewhere(state, t) is None for t in rack.known):
+        if _can_play(state, rack) is None:
             data = {"player": pid, "returned": list(rack.known) + [None] * rack.hidden, "drawn": [None] * rack.size}
             moves.append(
                 {

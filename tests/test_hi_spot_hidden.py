@@ -31,6 +31,12 @@ def test_a_hidden_slot_plays_any_tile_whose_place_is_unknown() -> None:
     refused(lines, place("bo", "P1", 2, [0]), "P1 is not in Bo's rack: it is in Ann's rack")
     f = play(lines + [place("bo", "H06", 2, ROW2)])
     assert state_json(f)["players"][1]["hidden"] == 4
+    # An empty section takes any tile, so a rack of unseen tiles can still be played.
+    refused(
+        lines, ev("tiles_exchanged", player="bo", returned=[None], drawn=[None]), "Bo can play (section 2 is empty)"
+    )
+    # Ann's rack is known: a tile of unknown place is not hers.
+    refused(lines[:5], place("ann", "H05", 1, ROW2), "H05 is not in Ann's rack: it is in the bag or an unseen rack")
 
 
 def test_a_known_tile_drawn_must_not_be_known_elsewhere_and_returns_check_the_hidden_count() -> None:

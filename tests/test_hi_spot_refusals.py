@@ -46,8 +46,8 @@ def test_malformed_placements_are_refused(data: dict[str, Any], words: list[str]
 
 def test_a_dot_may_not_cover_a_dot_of_the_stack() -> None:
     lines = start() + [place("ann", "T03", 5, [4])]  # the centre tile
-    refused(lines, place("ann", "T14", 5, [0, 4]), "dot 4 already covered in section 5")
-    refused(lines, place("ann", "T14", 5, [4, 8]), "dot 4 already covered in section 5")
+    refused(lines, place("ann", "T14", 5, [0, 4]), "dot 4 is already covered in section 5")
+    refused(lines, place("ann", "T14", 5, [4, 8]), "dot 4 is already covered in section 5")
     assert state_json(play(lines + [place("ann", "T01", 5, [8])]))["tray"][4]["stack"]["covered"] == [4, 8]
 
 

@@ -236,7 +236,7 @@ def test_a_blocked_round_ends_with_round_ended_and_every_rack_is_deducted() -> N
     lines = blocked_round()
     assert totals(play(lines)) == {"ann": 37, "bo": 24}
     refused(lines, ev("tiles_exchanged", player="bo", returned=["F1"], drawn=["F2"]), "the round is blocked")
-    refused(lines, place("bo", "H11", 1, [0, 1, 3, 4, 6, 7]), "dots 0, 1, 3, 4, 6 already covered in section 1")
+    refused(lines, place("bo", "H11", 1, [0, 1, 3, 4, 6, 7]), "dots 0, 1, 3, 4, 6 are already covered in section 1")
     refused(lines, ev("round_ended", reason="out"), "reason must be 'blocked'")
     f = play(lines + [ev("round_ended", reason="blocked")])
     # Ann holds H12 H14 H16 F3 F2 (6+6+6+5+5 = 28), Bo H11 H13 H15 H05 F1 (6·4+5 = 29).
