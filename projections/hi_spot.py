@@ -80,12 +80,10 @@ class Placement:
     cleared: bool  # the full stack went back into the bag (clear_full_stacks)
 
 
-@dataclass(frozen=True)
-class Segment:
-    """The running segment: kind (a) builds `new_stack`; kind (b) adds to the stacks in `existing`."""
-
-    new_stack: int | None
-    existing: frozenset[int]
+# A segment either starts one new stack and builds it (a), or adds to stacks already on the tray (b).
+# Only kind (a) starts a stack, so the stacks on the tray during a (b) segment are exactly those that
+# existed when it began.
+SegmentKind = Literal["new_stack", "add_to_existing"]
 
 
 @dataclass(frozen=True)
@@ -95,7 +93,7 @@ class Turn:
     added: tuple[int, ...] = ()  # stacks added to this turn, in first-touch order
     nines: frozenset[int] = frozenset()  # stacks brought to 9 this turn
     new_stack: int | None = None  # the one stack this turn may start
-    segment: Segment | None = None  # None: the next placement begins a segment
+    segment: SegmentKind | None = None  # None: the next placement begins a segment
     refilled: bool = False  # the end-of-turn refill is drawn: only turn_ended may follow
 
 
@@ -470,13 +468,11 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
                 f"{what}: {'dots' if len(covered) > 1 else 'dot'} {dots} {'are' if len(covered) > 1 else 'is'} "
                 f"already covered in section {section}"
             )
-        if seg is not None and not _segment_takes(seg, stack.uid):
-            if seg.new_stack is not None:
-                raise IllegalEvent(
-                    f"{what}: this segment started a new stack; its tiles go on that stack, "
-                    f"not section {section}, until a 9 or an emptied rack"
-                )
-            raise IllegalEvent(f"{what}: the stack in section {section} did not exist when this segment began")
+        if seg == "new_stack" and stack.uid != turn.new_stack:
+            raise IllegalEvent(
+                f"{what}: this segment started a new stack; its tiles go on that stack, "
+                f"not section {section}, until a 9 or an emptied rack"
+            )
         next_uid = state.next_uid
     is_new = not stack.layers
     grown = Stack(stack.uid, stack.mask | mask, stack.layers + ((tile, mask),))
@@ -487,13 +483,9 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
         located = located - {t for t, _ in grown.layers}
         bag += len(grown.layers)
     new_rack = Rack(tuple(t for t in rack.known if t != tile), rack.hidden - int(from_hidden))
+    segment: SegmentKind | None = seg or ("new_stack" if is_new else "add_to_existing")
     if nine or new_rack.size == 0:
         segment = None  # a 9 or an emptied rack ends the segment; the player may continue with another
-    elif seg is None:
-        existing = frozenset(s.uid for s in state.tray if s is not None)
-        segment = Segment(grown.uid, frozenset()) if is_new else Segment(None, existing)
-    else:
-        segment = seg
     placement = Placement(seat, tile, section, mask, grown.uid, grown.dots, is_new, nine, cleared)
     new_turn = replace(
         turn,
@@ -695,7 +687,7 @@ def placements(state: State, seat: int, tiles: list[str] | tuple[str, ...]) -> l
                     continue
                 masks, gain, old_mask = state.tiles.orientations(tile, flip), 0, 0
             else:
-                if stack.full or (seg is not None and not _segment_takes(seg, stack.uid)):
+                if stack.full or (seg == "new_stack" and stack.uid != turn.new_stack):
                     continue
                 masks = tuple(o for o in state.tiles.orientations(tile, flip) if not o & stack.mask)
                 was = (9 if stack.uid in turn.nines else stack.dots) if stack.uid in turn.added else 0
@@ -706,10 +698,10 @@ def placements(state: State, seat: int, tiles: list[str] | tuple[str, ...]) -> l
                 after = old_mask | o
                 if nine or left == 0:
                     goes_on = left > 0 or state.bag > 0
-                elif stack is None:  # the new segment builds this stack: only it takes more
+                elif stack is None or seg == "new_stack":  # the segment builds this stack: only it takes more
                     goes_on = any(r in state.tiles.fitting(after, flip) for r in rest)
                 else:
-                    goes_on = _can_add_more(state, seg, stack.uid, after, rest)
+                    goes_on = _can_add_more(state, stack.uid, after, rest)
                 out.append(
                     {
                         "type": "tile_placed",
@@ -728,22 +720,13 @@ def placements(state: State, seat: int, tiles: list[str] | tuple[str, ...]) -> l
     return out
 
 
-def _segment_takes(seg: Segment, uid: int) -> bool:
-    return uid == seg.new_stack if seg.new_stack is not None else uid in seg.existing
-
-
-def _can_add_more(state: State, seg: Segment | None, uid: int, after: int, rest: list[str]) -> bool:
-    """After adding to stack `uid` (now `after`), could one of `rest` go on a stack of the segment?"""
-    flip = state.allow_flip
-    if seg is None:  # this placement begins a segment of kind (b): the stacks on the tray now
-        takes = frozenset(s.uid for s in state.tray if s is not None)
-    else:
-        takes = frozenset({seg.new_stack}) if seg.new_stack is not None else seg.existing
+def _can_add_more(state: State, uid: int, after: int, rest: list[str]) -> bool:
+    """After adding to stack `uid` (now `after`), could one of `rest` go on a stack of the tray?"""
     for s in state.tray:
-        if s is None or s.uid not in takes:
+        if s is None:
             continue
         mask = after if s.uid == uid else s.mask
-        if mask != FULL and any(r in state.tiles.fitting(mask, flip) for r in rest):
+        if mask != FULL and any(r in state.tiles.fitting(mask, state.allow_flip) for r in rest):
             return True
     return False
 
@@ -867,9 +850,7 @@ def to_json(state: State) -> dict[str, Any]:
             "points": turn_points(state, turn),
             "nines": len(turn.nines),
             "new_stack_started": turn.new_stack is not None,
-            "segment": None
-            if turn.segment is None
-            else ("new_stack" if turn.segment.new_stack is not None else "add_to_existing"),
+            "segment": turn.segment,
             "refilled": turn.refilled,
             "refill_needed": refill_needed(state, turn.seat),
         },

@@ -4,7 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.test_hi_spot_helpers import LIGHT, draw, end, ev, opening, place, play, refused, rounds, state_json, totals
+from tests.test_hi_spot_helpers import (
+    LIGHT,
+    draw,
+    end,
+    ev,
+    opening,
+    place,
+    play,
+    refused,
+    rounds,
+    state_json,
+    tile_set,
+    totals,
+)
 from tests.test_hi_spot_round import ANN_OUT, ROW2, SIX
 
 HIDDEN5 = [None] * 5
@@ -92,3 +105,13 @@ def test_a_winning_turn_needs_no_reveal() -> None:
                     tile_set=LIGHT, target_score=5) + ANN_OUT + [end("ann")]  # fmt: skip
     f = play(lines)
     assert f.finished and totals(f) == {"ann": 5, "bo": 0}
+
+
+def test_a_revealed_tile_is_in_one_rack_only() -> None:
+    tiles = LIGHT + tile_set(E1=[1], E2=[1], E3=[1], E4=[1], E5=[1])  # 15 tiles: the bag is empty after the racks
+    lines = opening({"ann": ["C1", "C2", "C3", "C4", "C5"], "bo": HIDDEN5, "cy": HIDDEN5},
+                    [{"ann": "D1", "bo": "C1", "cy": "E1"}], tile_set=tiles) + ANN_OUT + [end("ann")]  # fmt: skip
+    bo, cy = ["D1", "D2", "D3", "D4", "D5"], ["E1", "E2", "E3", "E4", "E5"]
+    refused(lines, ev("racks_revealed", racks={"bo": bo, "cy": ["D1", *cy[1:]]}), "D1 is listed in two racks")
+    f = play(lines + [ev("racks_revealed", racks={"bo": bo, "cy": cy})])
+    assert totals(f) == {"ann": 5, "bo": -10, "cy": -5}

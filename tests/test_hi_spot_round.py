@@ -51,8 +51,12 @@ def test_most_dots_starts_and_tied_players_draw_again_with_the_first_tiles_set_a
     assert state_json(f)["to_act"] == "ann" and state_json(f)["bag"] == 56 - 15
 
 
-def test_first_player_draws_must_be_written() -> None:
+def test_first_player_draws_must_be_written_once_each() -> None:
     refused(three_players(), ev("first_player_drawn", draws={"ann": None, "bo": "T01", "cy": "T02"}), "must be written")
+    refused(three_players(), ev("first_player_drawn", draws={"ann": "T01", "bo": "T01", "cy": "T02"}),
+            "tile T01 was drawn twice")  # fmt: skip
+    refused(three_players(), ev("first_player_drawn", draws={"ann": "T03", "zed": "T01"}), "unknown player 'zed'")
+    refused(three_players(), ev("first_player_drawn", draws=["T01", "T02", "T03"]), "'draws' has the wrong type")
 
 
 def test_a_bag_too_short_for_the_tie_break_takes_the_set_aside_tiles_back() -> None:
@@ -208,6 +212,7 @@ def test_exchange_only_when_no_rack_tile_can_be_placed() -> None:
     refused(lines, ev("tiles_exchanged", player="bo", returned=[], drawn=[]), "return at least one tile")
     refused(lines, ev("tiles_exchanged", player="bo", returned=["F1"], drawn=[]), "draw as many tiles as returned (1)")
     refused(lines, ev("tiles_exchanged", player="bo", returned=["H12"], drawn=["H05"]), "H12 is not in Bo's rack")
+    refused(lines, ev("tiles_exchanged", player="bo", returned=[None], drawn=["H05"]), "Bo holds only 0 hidden tiles")
     refused(lines, ev("tiles_exchanged", player="bo", returned=["F1"], drawn=["H01"]), "H01 is not in the bag")
     refused(lines, ev("tiles_exchanged", player="ann", returned=["F3"], drawn=["H05"]), "it is Bo's turn")
     # Returned tiles go back before the draw, so Bo may draw F1 again.
@@ -238,6 +243,7 @@ def test_a_blocked_round_ends_with_round_ended_and_every_rack_is_deducted() -> N
     refused(lines, ev("tiles_exchanged", player="bo", returned=["F1"], drawn=["F2"]), "the round is blocked")
     refused(lines, place("bo", "H11", 1, [0, 1, 3, 4, 6, 7]), "dots 0, 1, 3, 4, 6 are already covered in section 1")
     refused(lines, ev("round_ended", reason="out"), "reason must be 'blocked'")
+    refused(lines, ev("round_ended"), "round_ended: missing 'reason'")
     f = play(lines + [ev("round_ended", reason="blocked")])
     # Ann holds H12 H14 H16 F3 F2 (6+6+6+5+5 = 28), Bo H11 H13 H15 H05 F1 (6·4+5 = 29).
     assert totals(f) == {"ann": 37 - 28, "bo": 24 - 29}

@@ -97,6 +97,7 @@ def test_a_stack_added_to_and_then_brought_to_nine_scores_nine_once() -> None:
     lines += [place("bo", "TRI3", 2, [0, 1, 2]), place("bo", "DUO2", 2, [6, 7])]
     assert state_json(play(lines))["players"][1]["rack_count"] == 0
     lines += [draw("bo", "TRI4", "MID2", "DUO3", "DUO4", "ONE5")]  # the mid-turn refill
+    refused(lines, draw("bo", "ONE6"), "nothing to draw: Bo's rack is full")
     refused(lines, place("bo", "TRI4", 3, [0, 1, 2]), "already started a stack this turn (section 2)")
     lines += [place("bo", "MID2", 2, [3, 4, 5]), place("bo", "ONE5", 2, [8])]
     f = play(lines)
