@@ -929,7 +929,7 @@ def describe(before: State, event: Event, after: State) -> Annotation:
         tags = []
         if after.phase == "finished":
             text += f"; {who} reaches {after.options['target_score']} and wins"
-        elif after.end_reason == "going_out" and before.end_reason is None:
+        elif after.end_reason == "going_out":  # reset at every round_started, so set by this turn
             text += f"; {who} went out, round {after.round_no} over"
             text += f" ({_deduction_words(after)})" if after.deductions is not None else " (racks to reveal)"
             tags.append("going_out")
