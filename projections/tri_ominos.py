@@ -964,7 +964,8 @@ def describe(before: TriState, event: Event, after: TriState) -> Annotation:
     if event.type == "tile_drawn":
         tile = data.get("tile") or "a tile (unseen)"
         left = after.options["draw_limit"] - after.draws
-        return Annotation(f"{who} drew {tile}: −{DRAW_PENALTY}; {left} draws left, {after.well} in the well", pid, tags)
+        draws = f"{left} draw{'' if left == 1 else 's'} left"
+        return Annotation(f"{who} drew {tile}: −{DRAW_PENALTY}; {draws}, {after.well} in the well", pid, tags)
     if event.type == "turn_passed":
         label, pts = after.last.items[0]
         text = f"{who} passed ({label}): −{-pts}"

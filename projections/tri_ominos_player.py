@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from projections.events import Event
-from projections.tri_ominos import GAME, PLAYING, REVEALING, STARTING, WAITING, TriState, deal_size
+from projections.tri_ominos import FINISHED, GAME, PLAYING, REVEALING, STARTING, WAITING, TriState, deal_size
 from projections.tri_tiles import ALL_TILES
 
 MAX_ROUNDS = 1000  # far beyond any real match; a guard so a broken rule can never loop forever
@@ -90,7 +90,7 @@ def _play_round(table: _Table, ids: list[str], rng: random.Random) -> None:
             if hand is not None and rec is not None and rec.hidden
         }
         table.record("hands_revealed", {"hands": hands})
-    assert table.recorded.phase in (WAITING, "finished") and table.recorded.totals == table.truth.totals
+    assert table.recorded.phase in (WAITING, FINISHED) and table.recorded.totals == table.truth.totals
 
 
 def _play(table: _Table, move: dict[str, Any]) -> None:

@@ -108,7 +108,7 @@ def test_hidden_and_known_draws_mix() -> None:
     fold = fold_dicts(log)
     bo = GAME.to_json(fold.state)["players"][1]
     assert (bo["hand"], bo["hidden"], bo["tiles"], GAME.to_json(fold.state)["well"]) == (["0-1-2", "0-1-3"], 10, 12, 35)
-    assert fold.describe(7).text == "Bo drew a tile (unseen): −5; 1 draws left, 36 in the well"
+    assert fold.describe(7).text == "Bo drew a tile (unseen): −5; 1 draw left, 36 in the well"
 
 
 # Bo starts (5-5-5), draws once before his second tile to fall a tile behind, and Ann goes out first
