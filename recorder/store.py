@@ -8,6 +8,7 @@ insert, commit, and only then publish the new fold to the cache.
 
 from __future__ import annotations
 
+import json
 import threading
 import uuid
 from collections import OrderedDict
@@ -333,10 +334,9 @@ class EventStore:
             return [{"match_id": r.match_id, "position": r.position, **r.envelope()} for r in s.exec(q.limit(limit))]
 
     def export_lines(self, match_id: str) -> Iterable[str]:
-        from recorder.hashchain import canonical_json
-
+        """JSON Lines in FORMAT.md's field order (the hash does not depend on it: it is over canonical JSON)."""
         for env in self.events(match_id):
-            yield canonical_json(env).decode("utf-8") + "\n"
+            yield json.dumps(env, ensure_ascii=False) + "\n"
 
     def verify(self, match_id: str) -> ChainCheck:
         return check_chain(self.events(match_id))
@@ -434,8 +434,6 @@ def prepare_import(lines: Sequence[ImportLine], recorded_by: str) -> PreparedImp
 
 def parse_jsonl(text: str) -> list[ImportLine]:
     """JSON Lines, `#` comments and blank lines skipped; a line that is not JSON is refused by number."""
-    import json
-
     items = []
     for number, raw in enumerate(text.splitlines(), start=1):
         stripped = raw.strip()
