@@ -53,8 +53,8 @@ def test_verify_names_the_first_bad_line_of_a_tampered_file(db: str, tmp_path: P
     exported = tmp_path / "m.jsonl"
     run("export", match_id, "-o", str(exported), "--db", db)
     rows = exported.read_text().splitlines()
-    assert '"to":"off"' in rows[6]
-    rows[6] = rows[6].replace('"to":"off"', '"to":"board"')  # seq 7: a miss rewritten
+    assert '"to": "off"' in rows[6]
+    rows[6] = rows[6].replace('"to": "off"', '"to": "board"')  # seq 7: a miss rewritten
     exported.write_text("\n".join(rows) + "\n")
     code, out, _ = run("verify", str(exported))
     assert code == 1 and json.loads(out)["first_bad_seq"] == 7
