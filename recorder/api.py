@@ -14,7 +14,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from projections.errors import IllegalEvent
 from projections.scores import scores_json
 from recorder import auth
-from recorder.errors import BadRequest, StoreError
+from recorder.errors import BadRequest, BodyTooLarge, Forbidden, StoreError, Unauthorized
 from recorder.store import EventStore, NewEvent, parse_jsonl
 
 MAX_BODY_BYTES = 4 * 1024 * 1024
@@ -37,21 +37,6 @@ class TokenIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field(min_length=1, max_length=128)
     role: str = Field(pattern="^(recorder|referee|admin)$")
-
-
-class Unauthorized(StoreError):
-    status = 401
-    error = "unauthorized"
-
-
-class Forbidden(StoreError):
-    status = 403
-    error = "forbidden"
-
-
-class BodyTooLarge(StoreError):
-    status = 413
-    error = "body_too_large"
 
 
 class BodyLimit:

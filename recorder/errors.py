@@ -1,4 +1,4 @@
-"""What the store answers when it will not store something; the API maps each to an HTTP status."""
+"""Why a request is not carried out; each error names its HTTP status and JSON body."""
 
 from __future__ import annotations
 
@@ -25,6 +25,21 @@ class BadRequest(StoreError):
 class MatchNotFound(StoreError):
     status = 404
     error = "not_found"
+
+
+class Unauthorized(StoreError):
+    status = 401
+    error = "unauthorized"
+
+
+class Forbidden(StoreError):
+    status = 403
+    error = "forbidden"
+
+
+class BodyTooLarge(StoreError):
+    status = 413
+    error = "body_too_large"
 
 
 class Conflict(StoreError):
