@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
+from dashboard.mount import mount_dashboard
 from recorder.api import create_api
 from recorder.store import EventStore
 
 
 def build_app(store: EventStore) -> FastAPI:
     app = create_api(store)
-    try:
-        from dashboard.mount import mount_dashboard
-    except ImportError:  # the dashboard is optional for the API alone
-        return app
-    mount_dashboard(app, store)
+    mount_dashboard(app, store)  # after every API route: it answers all other paths
     return app

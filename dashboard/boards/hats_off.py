@@ -1,0 +1,151 @@
+"""Hats Off: one target area per player with its 9 holes, hats in holes and nested hats in the owners'
+colours, and the hats lying on the board or off it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from dashboard.theme import HIGHLIGHT, INK, MUTED, base_layout, hidden_axis, seat_colours, seat_tints
+
+AREA_W, AREA_H = 4.2, 4.2
+AREA_GAP = 0.5
+HOLE_STEP = 1.3
+NEST_RISE = 0.3
+HEIGHT = 540
+ASSUMED_WIDTH = 840  # the board column's width on a laptop screen; sizes follow the scale it gives
+STRIP_X, STRIP_STEP = 2.9, 0.85
+
+
+def _hole_xy(area_index: int, number: int) -> tuple[float, float]:
+    row, col = divmod(number - 1, 3)
+    x0 = area_index * (AREA_W + AREA_GAP)
+    return x0 + 0.8 + col * HOLE_STEP, 3.4 - row * HOLE_STEP
+
+
+def figure(board: Mapping[str, Any], players: Sequence[tuple[str, str]], reveal: bool) -> dict[str, Any]:
+    ids = [pid for pid, _ in players]
+    colours, tints = seat_colours(ids), seat_tints(ids)
+    names = dict(players)
+    info = {p["id"]: p for p in board.get("players", [])}
+    last = board.get("last") or {}
+    last_hat = (last.get("player"), last.get("hat")) if last.get("hat") else None
+    data: list[dict[str, Any]] = []
+    annotations: list[dict[str, Any]] = []
+    counting = [h for h in board.get("hats", []) if h.get("counts", True)]
+    strip_len = max([1, *(sum(1 for h in counting if h["to"] == w) for w in ("board", "off"))])
+    width = len(ids) * (AREA_W + AREA_GAP) - AREA_GAP
+    span_x = max(width, STRIP_X + strip_len * STRIP_STEP) + 0.6
+    span_y = AREA_H + 0.7 + 0.4 + 0.8 * 3
+    ppu = min(ASSUMED_WIDTH / span_x, (HEIGHT - 20) / span_y)  # pixels per unit
+    hole_size = int(0.8 * HOLE_STEP * ppu)
+    hat_size = int(0.55 * HOLE_STEP * ppu)
+    hole_x: list[float] = []
+    hole_y: list[float] = []
+    for i, pid in enumerate(ids):
+        x0 = i * (AREA_W + AREA_GAP)
+        data.append({
+            "type": "scatter", "mode": "lines", "x": [x0, x0 + AREA_W, x0 + AREA_W, x0, x0],
+            "y": [0, 0, AREA_H, AREA_H, 0], "fill": "toself", "fillcolor": tints[pid],
+            "line": {"color": colours[pid], "width": 2}, "hoverinfo": "skip", "name": f"{names[pid]}'s area",
+        })
+        p = info.get(pid, {})
+        annotations.append({
+            "x": x0 + AREA_W / 2, "y": AREA_H + 0.1, "yanchor": "bottom", "showarrow": False,
+            "text": f"<b>{names[pid]}</b> · round {p.get('round_points', 0)} · total {p.get('score', 0)}",
+            "font": {"size": 13, "color": colours[pid]},
+        })
+        for n in range(1, 10):
+            hx, hy = _hole_xy(i, n)
+            hole_x.append(hx)
+            hole_y.append(hy)
+            annotations.append({"x": hx - 0.5, "y": hy + 0.5, "text": str(n), "showarrow": False,
+                                "font": {"size": 10, "color": MUTED}})
+    data.append({"type": "scatter", "mode": "markers", "x": hole_x, "y": hole_y, "hoverinfo": "skip",
+                 "marker": {"size": hole_size, "color": "#FFFFFF", "line": {"color": "#7A8494", "width": 2}},
+                 "name": "holes"})
+    hats_x: list[float] = []
+    hats_y: list[float] = []
+    hats_c: list[str] = []
+    hats_s: list[int] = []
+    hats_t: list[str] = []
+    hats_h: list[str] = []
+    highlight: tuple[float, float, int] | None = None
+
+    def add_hat(owner: str, hat: int, x: float, y: float, size: int, where: str) -> None:
+        nonlocal highlight
+        hats_x.append(x)
+        hats_y.append(y)
+        hats_c.append(colours.get(owner, INK))
+        hats_s.append(size)
+        hats_t.append(str(hat))
+        hats_h.append(f"{names.get(owner, owner)}'s hat {hat}: {where}")
+        if last_hat == (owner, hat):
+            highlight = (x, y, size)
+
+    for hole in board.get("holes", []):
+        area = hole["area"]
+        if area not in ids:
+            continue
+        hx, hy = _hole_xy(ids.index(area), hole["number"])
+        for level, h in enumerate(hole.get("stack", [])):
+            where = f"in hole {hole['number']} of {names[area]}'s area" + (f", nested {level} deep" if level else "")
+            add_hat(h["player"], h["hat"], hx, hy - 0.12 + level * NEST_RISE, max(14, hat_size - 5 * level), where)
+    strips: list[tuple[str, list[tuple[str, int]]]] = [
+        ("On the board", []), ("Off the board", []), ("Launched after HATS OFF (no points)", [])]
+    for h in board.get("hats", []):
+        key = (h["player"], h["hat"])
+        if not h.get("counts", True):
+            strips[2][1].append(key)
+        elif h["to"] == "board":
+            strips[0][1].append(key)
+        elif h["to"] == "off":
+            strips[1][1].append(key)
+    y = -0.7
+    for title, hats in strips:
+        if not hats and title.startswith("Launched"):
+            continue
+        annotations.append({"x": 0, "y": y, "xanchor": "left", "yanchor": "middle", "showarrow": False,
+                            "text": f"{title}:" + ("" if hats else " none"), "font": {"size": 12, "color": INK}})
+        for k, (owner, hat) in enumerate(hats):
+            add_hat(owner, hat, STRIP_X + k * STRIP_STEP, y + 0.05, int(hat_size * 0.85), title.lower())
+        y -= 0.8
+    if highlight is not None:
+        hx, hy, size = highlight
+        data.append({"type": "scatter", "mode": "markers", "x": [hx], "y": [hy], "hoverinfo": "skip",
+                     "marker": {"symbol": "circle", "size": size + 22, "color": "rgba(242,183,5,0.30)",
+                                "line": {"color": HIGHLIGHT, "width": 3}}, "name": "last hat"})
+    data.append({
+        "type": "scatter", "mode": "markers+text", "x": hats_x, "y": hats_y, "text": hats_t, "customdata": hats_h,
+        "hovertemplate": "%{customdata}<extra></extra>", "textposition": "middle center",
+        "textfont": {"size": max(10, hat_size // 3), "color": "#FFFFFF"}, "name": "hats",
+        "marker": {"symbol": "triangle-up", "size": hats_s, "color": hats_c,
+                   "line": {"color": "#FFFFFF", "width": 1.5}},
+    })
+    lo_y = y + 0.3
+    hi_y = AREA_H + 0.7
+    layout = base_layout(
+        height=HEIGHT,
+        xaxis=hidden_axis(-0.3, span_x - 0.3),
+        yaxis=hidden_axis(lo_y, hi_y, scaleanchor="x", scaleratio=1),
+        annotations=annotations,
+    )
+    return {"data": data, "layout": layout}
+
+
+def panel(board: Mapping[str, Any], reveal: bool) -> dict[str, list[str]]:
+    names = {p["id"]: p["name"] for p in board.get("players", [])}
+    out: dict[str, list[str]] = {}
+    for p in board.get("players", []):
+        in_hand = p.get("hats_in_hand", [])
+        lines = [f"{p.get('hats_launched', 0)} of 6 hats launched"]
+        if in_hand and board.get("round_in_progress"):
+            lines.append("still to launch: " + " ".join(str(n) for n in in_hand))
+        out[p["id"]] = lines
+    info = [f"round {board.get('round', 0)}"]
+    if board.get("caller"):
+        info.append(f"READY-SET-GO: {names.get(board['caller'], board['caller'])}")
+    if board.get("hats_off_called_by"):
+        info.append("HATS OFF: " + " and ".join(names.get(p, p) for p in board["hats_off_called_by"]))
+    out[""] = info
+    return out

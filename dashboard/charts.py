@@ -1,0 +1,205 @@
+"""Plotly figures (plain dicts) for the replay's score chart and the statistics page."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from dashboard.theme import GRID, INK, MUTED, SEAT_COLOURS, base_layout
+from projections.stats import COUNTED_TAGS, TAG_LABELS, WinRate
+
+Figure = dict[str, Any]
+
+
+def _axis(title: str = "", **extra: Any) -> dict[str, Any]:
+    axis: dict[str, Any] = {
+        "title": {"text": title, "font": {"size": 12, "color": MUTED}},
+        "gridcolor": GRID,
+        "zerolinecolor": "#C9CED6",
+        "linecolor": "#C9CED6",
+        "tickfont": {"size": 11},
+        "automargin": True,
+    }
+    axis.update(extra)
+    return axis
+
+
+def _chart_layout(height: int = 320, **extra: Any) -> dict[str, Any]:
+    layout = base_layout(
+        height=height,
+        margin={"l": 50, "r": 16, "t": 16, "b": 40},
+        showlegend=True,
+        legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0, "font": {"size": 12}},
+        hovermode="closest",
+    )
+    layout.update(extra)
+    return layout
+
+
+def step_marker(step: int) -> list[dict[str, Any]]:
+    """The vertical line marking the current step on the score chart."""
+    return [{
+        "type": "line", "xref": "x", "yref": "paper", "x0": step, "x1": step, "y0": 0, "y1": 1,
+        "line": {"color": "#F2B705", "width": 3},
+    }]
+
+
+def score_chart(
+    players: Sequence[tuple[str, str]],
+    totals: Sequence[Mapping[str, int]],
+    step: int,
+    bonus_steps: Sequence[int] = (),
+    superseded: Sequence[int] = (),
+) -> Figure:
+    """Totals after every event (x: step, 0 = the start), one line per player, the step marked."""
+    steps = list(range(len(totals)))
+    data: list[dict[str, Any]] = []
+    for i, (pid, name) in enumerate(players):
+        data.append({
+            "type": "scatter", "mode": "lines", "name": name, "x": steps, "y": [t.get(pid, 0) for t in totals],
+            "line": {"color": SEAT_COLOURS[i % len(SEAT_COLOURS)], "width": 2.5, "shape": "hv"},
+            "hovertemplate": f"{name}: %{{y}} after step %{{x}}<extra></extra>",
+        })
+    if bonus_steps:
+        top = [max(totals[s].values(), default=0) for s in bonus_steps if s < len(totals)]
+        data.append({
+            "type": "scatter", "mode": "markers", "name": "bonus / capture", "x": list(bonus_steps), "y": top,
+            "marker": {"symbol": "star", "size": 9, "color": "#F2B705", "line": {"color": INK, "width": 0.5}},
+            "hovertemplate": "bonus at step %{x}<extra></extra>",
+        })
+    shapes = step_marker(step)
+    for s in superseded:
+        shapes.append({"type": "rect", "xref": "x", "yref": "paper", "x0": s - 0.5, "x1": s + 0.5, "y0": 0, "y1": 1,
+                       "fillcolor": "rgba(200,0,0,0.07)", "line": {"width": 0}, "layer": "below"})
+    return {
+        "data": data,
+        "layout": _chart_layout(
+            height=260,
+            xaxis=_axis("step (event seq)", range=[0, max(1, len(totals) - 1)]),
+            yaxis=_axis("total"),
+            shapes=shapes,
+            margin={"l": 50, "r": 16, "t": 30, "b": 40},
+        ),
+    }
+
+
+# --- statistics -----------------------------------------------------------------------------------
+
+
+def player_colours(ids: Sequence[str]) -> dict[str, str]:
+    """Colours for players across matches: by sorted id, so a player keeps a colour on every chart."""
+    return {pid: SEAT_COLOURS[i % len(SEAT_COLOURS)] for i, pid in enumerate(sorted(ids))}
+
+
+def _no_data(message: str, height: int = 320) -> Figure:
+    return {
+        "data": [],
+        "layout": _chart_layout(
+            height=height,
+            xaxis={"visible": False},
+            yaxis={"visible": False},
+            annotations=[{"x": 0.5, "y": 0.5, "xref": "paper", "yref": "paper", "text": message,
+                          "showarrow": False, "font": {"size": 14, "color": MUTED}}],
+        ),
+    }
+
+
+def score_trend_chart(trend: Mapping[str, Sequence[tuple[str, int, str]]], names: Mapping[str, str]) -> Figure:
+    if not trend:
+        return _no_data("No finished match in this selection")
+    colours = player_colours(list(trend))
+    data = []
+    for pid in sorted(trend, key=lambda p: names.get(p, p)):
+        points = trend[pid]
+        data.append({
+            "type": "scatter", "mode": "lines+markers", "name": names.get(pid, pid),
+            "x": [d for d, _, _ in points], "y": [s for _, s, _ in points], "customdata": [m for _, _, m in points],
+            "line": {"color": colours[pid], "width": 2}, "marker": {"size": 8},
+            "hovertemplate": f"{names.get(pid, pid)}: %{{y}} on %{{x}}<extra></extra>",
+        })
+    return {"data": data, "layout": _chart_layout(xaxis=_axis("match date", type="date"), yaxis=_axis("final score"))}
+
+
+def points_per_turn_chart(per_turn: Mapping[str, Sequence[int]], names: Mapping[str, str]) -> Figure:
+    if not per_turn:
+        return _no_data("No turn in this selection")
+    colours = player_colours(list(per_turn))
+    data = []
+    for pid in sorted(per_turn, key=lambda p: names.get(p, p)):
+        data.append({
+            "type": "box", "name": names.get(pid, pid), "y": list(per_turn[pid]), "boxpoints": "outliers",
+            "marker": {"color": colours[pid]}, "line": {"color": colours[pid]}, "boxmean": True,
+            "hoverinfo": "y",
+        })
+    return {"data": data, "layout": _chart_layout(showlegend=False, yaxis=_axis("points per turn"), xaxis=_axis())}
+
+
+def bonus_chart(
+    game: str,
+    tags: Mapping[str, Counter[str]],
+    values: Mapping[str, Counter[int]],
+    names: Mapping[str, str],
+    matches: int,
+) -> Figure:
+    """How often each bonus happened per player; High Five: captures and claims by their value."""
+    players = sorted(set(tags) | set(values), key=lambda p: names.get(p, p))
+    if not players or not matches:
+        return _no_data("No match in this selection")
+    colours = player_colours(players)
+    data = []
+    if game == "high-five":
+        found = sorted({v for p in players for v in values.get(p, Counter())})
+        for pid in players:
+            counts = values.get(pid, Counter())
+            data.append({"type": "bar", "name": names.get(pid, pid), "x": [str(v) for v in found],
+                         "y": [counts.get(v, 0) for v in found], "marker": {"color": colours[pid]},
+                         "hovertemplate": f"{names.get(pid, pid)}: %{{y}} worth %{{x}}<extra></extra>"})
+        xaxis = _axis("points won by the capture or claim", type="category")
+        ytitle = "captures and claims"
+    else:
+        kinds = [k for k in COUNTED_TAGS.get(game, ()) if any(tags.get(p, Counter()).get(k) for p in players)]
+        if not kinds:
+            return _no_data("No bonus in this selection")
+        labels = [TAG_LABELS.get(k, k) for k in kinds]
+        for pid in players:
+            tag_count = tags.get(pid, Counter())
+            data.append({"type": "bar", "name": names.get(pid, pid), "x": labels,
+                         "y": [tag_count.get(k, 0) for k in kinds], "marker": {"color": colours[pid]},
+                         "hovertemplate": f"{names.get(pid, pid)}: %{{y}} %{{x}}<extra></extra>"})
+        xaxis = _axis(type="category")
+        ytitle = f"count over {matches} match{'es' if matches != 1 else ''}"
+    return {"data": data, "layout": _chart_layout(barmode="group", xaxis=xaxis, yaxis=_axis(ytitle))}
+
+
+def match_length_chart(lengths: Sequence[tuple[str, str, int, int]]) -> Figure:
+    if not lengths:
+        return _no_data("No match in this selection")
+    moves = [m for _, _, m, _ in lengths]
+    data = [{
+        "type": "histogram", "x": moves, "name": "matches", "nbinsx": min(20, max(4, len(moves))),
+        "marker": {"color": "#0072B2", "line": {"color": "#FFFFFF", "width": 1}},
+        "hovertemplate": "%{y} match(es) of %{x} moves<extra></extra>",
+    }]
+    return {"data": data, "layout": _chart_layout(showlegend=False, bargap=0.05,
+                                                  xaxis=_axis("moves per match"), yaxis=_axis("matches"))}
+
+
+def first_player_chart(rates: Mapping[str, WinRate], titles: Mapping[str, str], selected: str | None) -> Figure:
+    if not rates:
+        return _no_data("No finished match in this selection")
+    games = [g for g in titles if g in rates]
+    rate = [round(100 * rates[g].rate, 1) for g in games]
+    fair = [round(100 * rates[g].fair_share, 1) for g in games]
+    colours = ["#0072B2" if g == selected or not selected else "#9DB9D3" for g in games]
+    labels = [titles[g] for g in games]
+    data = [
+        {"type": "bar", "name": "first player won", "x": labels, "y": rate, "marker": {"color": colours},
+         "text": [f"{rates[g].first_player_wins} of {rates[g].matches}" for g in games], "textposition": "outside",
+         "hovertemplate": "%{x}: first player won %{y}% (%{text})<extra></extra>", "cliponaxis": False},
+        {"type": "scatter", "mode": "markers", "name": "fair share (1 / players)", "x": labels, "y": fair,
+         "marker": {"symbol": "line-ew-open", "size": 40, "color": "#D55E00", "line": {"width": 3}},
+         "hovertemplate": "%{x}: fair share %{y}%<extra></extra>"},
+    ]
+    return {"data": data, "layout": _chart_layout(xaxis=_axis(type="category"),
+                                                  yaxis=_axis("% of finished matches", range=[0, 115]))}

@@ -1,0 +1,221 @@
+"""What the pages show, read through the recorder's read functions and the projections only.
+
+`Replay` is everything about a match that does not change from step to step (the event list with its
+annotations and points, the score series, the bonus steps, the chain check), built once per match and
+version (its last seq) and kept in a small LRU cache. A step change is then a lookup of the folded
+state the store's fold cache already holds (`Fold.state_at`) plus drawing it: nothing is refolded.
+
+Steps: step k (0 ≤ k ≤ N) is the match right after event seq k; step 0 is the start, before any event
+(drawn as the table right after `match_started`, which changes nothing on it).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from projections.scores import scores_json
+from projections.stats import MatchFacts, is_bonus, match_facts
+from projections.timeline import Fold
+from recorder.store import EventStore
+
+BONUS_LABEL = "bonus or capture"
+
+
+@dataclass(frozen=True)
+class EventRow:
+    seq: int
+    type: str
+    player: str | None  # player id
+    text: str
+    points: Mapping[str, int]
+    recorded_by: str
+    recorded_at: str
+    tags: tuple[str, ...]
+    superseded_by: int | None  # seq of the rewind that undid it
+    superseded_reason: str | None
+
+
+@dataclass(frozen=True)
+class Replay:
+    match_id: str
+    game: str
+    players: tuple[tuple[str, str], ...]
+    seq: int  # N: the number of events
+    finished: bool
+    summary: Mapping[str, Any]
+    rows: tuple[EventRow, ...]
+    totals: tuple[Mapping[str, int], ...]  # index k: totals at step k (index 0: all zero)
+    bonus_steps: tuple[int, ...]
+    chain_ok: bool
+    chain_text: str
+    extras: Mapping[str, Any]  # what a board needs besides the state (High Five values, Hi-Spot patterns)
+
+    @property
+    def names(self) -> dict[str, str]:
+        return dict(self.players)
+
+
+class ReplayCache:
+    """Replays by match id, rebuilt when the match has grown; thread-safe, least recently used out."""
+
+    def __init__(self, size: int = 32) -> None:
+        self._items: OrderedDict[str, Replay] = OrderedDict()
+        self._facts: OrderedDict[tuple[str, int], MatchFacts] = OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()
+
+    def replay(self, store: EventStore, match_id: str, fold: Fold | None = None) -> Replay:
+        fold = fold if fold is not None else store.fold(match_id)
+        with self._lock:
+            cached = self._items.get(match_id)
+            if cached is not None and cached.seq == fold.seq:
+                self._items.move_to_end(match_id)
+                return cached
+        replay = build_replay(store, match_id, fold)
+        with self._lock:
+            self._items[match_id] = replay
+            self._items.move_to_end(match_id)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+        return replay
+
+    def facts(self, store: EventStore, summary: Mapping[str, Any]) -> MatchFacts:
+        key = (summary["match_id"], summary["seq"])
+        with self._lock:
+            hit = self._facts.get(key)
+        if hit is not None:
+            return hit
+        fold = store.fold(summary["match_id"])
+        facts = match_facts(fold, summary["match_id"], match_date(summary))
+        with self._lock:
+            self._facts[key] = facts
+            while len(self._facts) > 4096:
+                self._facts.popitem(last=False)
+        return facts
+
+
+def match_date(summary: Mapping[str, Any]) -> str:
+    meta = summary.get("meta") or {}
+    date = meta.get("date") if isinstance(meta, dict) else None
+    return str(date)[:10] if date else str(summary.get("created_at", ""))[:10]
+
+
+def _extras(fold: Fold) -> dict[str, Any]:
+    assert fold.game is not None
+    if fold.game.name == "high-five":
+        from projections.high_five_tiles import TILES, value
+
+        return {"values": {t: value(t) for t in TILES}}
+    if fold.game.name == "hi-spot":
+        from projections.hi_spot_tiles import load_tile_set, positions_of
+
+        option = (fold.event(1).data.get("options") or {}).get("tile_set", "default")
+        try:
+            tiles = load_tile_set(option)
+        except Exception:  # an unreadable tile set was refused at match_started; draw racks as ids only
+            return {"patterns": {}}
+        return {"patterns": {t: positions_of(m) for t, m in tiles.masks.items()}}
+    return {}
+
+
+def build_replay(store: EventStore, match_id: str, fold: Fold) -> Replay:
+    assert fold.game is not None
+    game = fold.game
+    stored = {r.seq: r for r in store.event_rows(match_id)}
+    check = store.verify(match_id)
+    rows = []
+    totals: list[Mapping[str, int]] = [{pid: 0 for pid, _ in fold.players}]
+    bonus = []
+    for e in fold.events:
+        note = fold.describe(e.seq)
+        row = stored.get(e.seq)
+        rewind = fold.superseded_by.get(e.seq)
+        reason = fold.event(rewind).data.get("reason", "") if rewind else None
+        rows.append(EventRow(
+            seq=e.seq,
+            type=e.type,
+            player=note.player,
+            text=note.text,
+            points=fold.points(e.seq),
+            recorded_by=row.recorded_by if row is not None else "",
+            recorded_at=_when(row.recorded_at) if row is not None else "",
+            tags=tuple(note.tags),
+            superseded_by=rewind,
+            superseded_reason=reason,
+        ))
+        totals.append(game.scores(fold.state_at(e.seq)).totals)
+        if rewind is None and is_bonus(game.name, note.tags):
+            bonus.append(e.seq)
+    if check.ok:
+        chain_text = f"{check.events} events, chain intact"
+    else:
+        chain_text = f"chain broken at seq {check.first_bad_seq}: {check.reason}"
+    return Replay(
+        match_id=match_id,
+        game=game.name,
+        players=tuple(fold.players),
+        seq=fold.seq,
+        finished=fold.finished,
+        summary=store.summary(match_id),
+        rows=tuple(rows),
+        totals=tuple(totals),
+        bonus_steps=tuple(bonus),
+        chain_ok=check.ok,
+        chain_text=chain_text,
+        extras=_extras(fold),
+    )
+
+
+def _when(t: Any) -> str:
+    try:
+        return str(t.strftime("%Y-%m-%d %H:%M:%S"))
+    except AttributeError:
+        return str(t)[:19].replace("T", " ")
+
+
+def clamp_step(step: Any, n: int) -> int:
+    try:
+        k = int(step)
+    except (TypeError, ValueError):
+        return 0
+    return max(0, min(n, k))
+
+
+@dataclass(frozen=True)
+class StepView:
+    step: int
+    seq: int  # the event drawn (step 0 draws seq 1)
+    board: dict[str, Any]  # the projection's state JSON
+    scores: dict[str, Any]  # FORMAT.md's scores JSON at the step
+    row: EventRow | None
+
+
+def step_view(store: EventStore, replay: Replay, step: int, fold: Fold | None = None) -> StepView:
+    """The match at step k: a lookup in the store's cached fold, never a refold."""
+    fold = fold if fold is not None else store.fold(replay.match_id)
+    assert fold.game is not None
+    k = clamp_step(step, fold.seq)
+    seq = max(1, k)
+    at = fold.at(seq)
+    sheet = scores_json(at, replay.match_id)
+    if k == 0:
+        sheet = {**sheet, "seq": 0, "players": [{**p, "score": 0} for p in sheet["players"]]}
+    return StepView(k, seq, fold.game.to_json(fold.state_at(seq)), sheet, replay.rows[k - 1] if k else None)
+
+
+def points_text(points: Mapping[str, int], names: Mapping[str, str]) -> str:
+    from dashboard.theme import signed
+
+    return ", ".join(f"{names.get(p, p)} {signed(v)}" for p, v in points.items() if v)
+
+
+def players_in(matches: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for m in matches:
+        for p in m.get("players", []):
+            out.setdefault(p["id"], p.get("name") or p["id"])
+    return out

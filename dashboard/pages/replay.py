@@ -1,0 +1,235 @@
+"""The replay page: a match step by step — board, scores, the event list and the hash-chain check.
+
+The step lives in the URL (`/matches/<id>?step=k`), so a link shows the same position. Stepping (the
+buttons, ←/→/Home/End, autoplay, "next bonus") runs in the browser and only sets the slider; the one
+server callback draws step k from the store's cached fold (`render_step`: a lookup, never a refold).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from html import escape
+from typing import Any
+from urllib.parse import parse_qs
+
+from dash import ClientsideFunction, Dash, Input, Output, Patch, State, dcc, html
+
+from dashboard.boards import board_figure, player_lines
+from dashboard.charts import score_chart, step_marker
+from dashboard.model import Replay, ReplayCache, StepView, clamp_step, points_text, step_view
+from dashboard.theme import GAME_TITLES, seat_colours
+from recorder.errors import StoreError
+from recorder.store import EventStore
+
+AUTOPLAY_MS = 700
+
+
+def step_from_search(search: str | None) -> int | None:
+    values = parse_qs((search or "").lstrip("?")).get("step")
+    return clamp_step(values[0], 10**9) if values else None
+
+
+def layout(store: EventStore, cache: ReplayCache, match_id: str, search: str | None) -> html.Div:
+    try:
+        replay = cache.replay(store, match_id)
+    except StoreError:
+        return html.Div(className="page", children=[
+            html.H1("No such match"),
+            html.P([f"There is no match {match_id!r}. ", dcc.Link("Back to the matches", href="/")]),
+        ])
+    step = clamp_step(step_from_search(search) or 0, replay.seq)
+    view = step_view(store, replay, step)
+    meta = replay.summary.get("meta") or {}
+    meta_bits = [str(meta[k]) if k == "tournament" else f"{k} {meta[k]}"
+                 for k in ("tournament", "round", "table", "date") if meta.get(k) is not None]
+    status = "finished" if replay.finished else "in progress"
+    superseded = [r.seq for r in replay.rows if r.superseded_by]
+    figure, panel, step_label, score_text, now = render_parts(replay, view)
+    return html.Div(className="page replay", children=[
+        dcc.Store(id="replay-meta", data={"match_id": match_id, "n": replay.seq, "bonus": list(replay.bonus_steps)}),
+        dcc.Store(id="replay-sync"),
+        dcc.Interval(id="replay-autoplay", interval=AUTOPLAY_MS, disabled=True),
+        html.Div(className="replay-head", children=[
+            html.H1([GAME_TITLES.get(replay.game, replay.game), html.Span(
+                " · ".join(name for _, name in replay.players), className="subtitle")]),
+            html.Div(className="head-badges", children=[
+                html.Span(status, className=f"badge badge-{'finished' if replay.finished else 'in_progress'}"),
+                html.Span(" · ".join(meta_bits), className="muted") if meta_bits else None,
+                html.Span(("✓ " if replay.chain_ok else "✗ ") + replay.chain_text, id="chain-check",
+                          className="chain " + ("chain-ok" if replay.chain_ok else "chain-bad")),
+            ]),
+        ]),
+        html.Div(className="controls", id="replay-controls", **_data(n=replay.seq, bonus=replay.bonus_steps), children=[
+            html.Button("« first", id="step-first", className="btn", title="First (Home)"),
+            html.Button("‹ prev", id="step-prev", className="btn", title="Previous (←)"),
+            html.Button("next ›", id="step-next", className="btn", title="Next (→)"),
+            html.Button("last »", id="step-last", className="btn", title="Last (End)"),
+            html.Button("Play", id="step-play", className="btn btn-play", title="Autoplay (space)"),
+            html.Button("Next bonus ★", id="step-bonus", className="btn", title="Jump to the next bonus or capture",
+                        disabled=not replay.bonus_steps),
+            html.Span(step_label, id="step-label", className="step-label"),
+            html.Div(dcc.Slider(id="replay-slider", min=0, max=replay.seq, step=1, value=step,
+                                marks=_marks(replay.seq), updatemode="mouseup", allow_direct_input=False,
+                                tooltip={"always_visible": False, "placement": "bottom"}),
+                     className="slider-wrap"),
+        ]),
+        html.Div(className="replay-body", children=[
+            html.Div(className="board-col", children=[
+                html.Div(score_text, id="score-text", className="score-text"),
+                dcc.Graph(id="board", figure=figure, config={"displayModeBar": False},
+                          className="board"),
+                html.Div(now, id="event-now", className="event-now"),
+                html.H3("Score over time"),
+                dcc.Graph(id="score-chart", config={"displayModeBar": False},
+                          figure=score_chart(replay.players, replay.totals, step, replay.bonus_steps, superseded)),
+            ]),
+            html.Div(className="side-col", children=[
+                html.Div(panel, id="player-panel", className="player-panel"),
+                html.H3("Events"),
+                html.P("Click an event to go there. Struck-through events were undone by a referee's rewind.",
+                       className="muted small"),
+                html.Div(event_table(replay, step), id="event-list", className="event-list"),
+            ]),
+        ]),
+    ])
+
+
+def _data(**values: Any) -> Any:
+    """HTML data-* attributes (Dash passes them through as they are)."""
+    return {f"data-{k}": ",".join(map(str, v)) if isinstance(v, tuple | list) else str(v) for k, v in values.items()}
+
+
+def _marks(n: int) -> dict[int, str]:
+    if n <= 0:
+        return {0: "0"}
+    every = max(1, round(n / 8 / 10) * 10) if n > 40 else max(1, n // 8 or 1)
+    marks = {k: str(k) for k in range(0, n + 1, every)}
+    marks[n] = str(n)
+    if n - every // 2 < max(k for k in marks if k != n):  # keep the last two marks apart
+        marks.pop(max(k for k in marks if k != n), None)
+    return marks
+
+
+def event_table(replay: Replay, step: int) -> dcc.Markdown:
+    """The event list as one HTML table: hundreds of rows cost the browser one component, not thousands.
+    Every text is escaped; the rows carry their seq for the page script (current row, click to go)."""
+    names = replay.names
+    out = ['<table class="table events"><thead><tr>',
+           *(f"<th>{h}</th>" for h in ("#", "event", "player", "what happened", "points", "by", "when")),
+           "</tr></thead><tbody>"]
+    for r in replay.rows:
+        classes = ["event-row"]
+        if r.seq == step:
+            classes.append("current")
+        if r.superseded_by:
+            classes.append("superseded")
+        if r.seq in replay.bonus_steps:
+            classes.append("bonus")
+        what = f'<span class="what">{escape(r.text)}</span>'
+        if r.superseded_by:
+            reason = escape(r.superseded_reason or "no reason given")
+            what += f'<div class="superseded-note">superseded by rewind #{r.superseded_by}: {reason}</div>'
+        day, _, time = r.recorded_at.partition(" ")
+        out.append(
+            f'<tr class="{" ".join(classes)}" data-seq="{r.seq}">'
+            f'<td class="num">{r.seq}</td>'
+            f'<td class="type">{escape(r.type)}</td>'
+            f"<td>{escape(names.get(r.player, r.player)) if r.player else ''}</td>"
+            f"<td>{what}</td>"
+            f'<td class="pts">{escape(points_text(r.points, names))}</td>'
+            f'<td class="muted">{escape(r.recorded_by)}</td>'
+            f'<td class="muted when" title="{escape(r.recorded_at)}">{escape(time or day)}</td>'
+            "</tr>"
+        )
+    out.append("</tbody></table>")
+    return dcc.Markdown("".join(out), dangerously_allow_html=True, className="event-table")
+
+
+def render_parts(replay: Replay, view: StepView) -> tuple[dict[str, Any], Any, str, str, Any]:
+    """Board figure, player panel, step label, score text and the current event's words for a step."""
+    reveal = replay.finished  # hands and racks stay hidden while a match is in progress
+    figure = board_figure(replay.game, view.board, replay.players, reveal, **replay.extras)
+    lines = player_lines(replay.game, view.board, reveal)
+    colours = seat_colours([pid for pid, _ in replay.players])
+    scores = {p["id"]: p["score"] for p in view.scores["players"]}
+    winners = set(view.scores["winners"])
+    cards = []
+    for pid, name in replay.players:
+        cards.append(html.Div(className="player-card", style={"borderLeftColor": colours[pid]}, children=[
+            html.Div(className="card-head", children=[
+                html.Span(name + (" ★" if pid in winners else ""), className="card-name",
+                          style={"color": colours[pid]}),
+                html.Span(str(scores.get(pid, 0)), className="card-score"),
+            ]),
+            *[html.Div(line, className="card-line") for line in lines.get(pid, [])],
+        ]))
+    if not reveal and replay.game != "hats-off":
+        cards.append(html.Div("Hands and racks stay hidden while the match is in progress.", className="muted small"))
+    info = html.Div(" · ".join(lines.get("", [])), className="board-info")
+    label = f"Step {view.step} of {replay.seq}"
+    score_text = " · ".join(f"{name} {scores.get(pid, 0)}" for pid, name in replay.players)
+    if view.row is None:
+        now: Any = html.Span("The start: nothing recorded yet. Press → to step through the match.")
+    else:
+        r = view.row
+        pts = points_text(r.points, replay.names)
+        now = [html.B(f"#{r.seq} {r.type}: "), html.Span(r.text)]
+        if pts:
+            now.append(html.Span(f"  ({pts})", className="pts"))
+        if r.superseded_by:
+            now.append(html.Span(f"  — superseded by rewind #{r.superseded_by}: {r.superseded_reason}",
+                                 className="superseded-note"))
+    return figure, [info, *cards], label, score_text, now
+
+
+def render_step(store: EventStore, cache: ReplayCache, match_id: str, step: int) -> tuple[Any, ...]:
+    """The step-change callback's work: everything that changes with the step (see `bench`)."""
+    fold = store.fold(match_id)  # the store's cached fold: every state is kept
+    replay = cache.replay(store, match_id, fold)
+    view = step_view(store, replay, step, fold)
+    figure, panel, label, score_text, now = render_parts(replay, view)
+    chart = Patch()
+    chart["layout"]["shapes"][0] = step_marker(view.step)[0]
+    return figure, panel, label, score_text, now, chart
+
+
+def register(app: Dash, store: EventStore, cache: ReplayCache) -> None:
+    app.clientside_callback(
+        ClientsideFunction(namespace="scorebook", function_name="navigate"),
+        Output("replay-slider", "value"),
+        Input("step-play", "n_clicks"),
+        Input("replay-autoplay", "n_intervals"),
+        State("replay-slider", "value"),
+        State("replay-meta", "data"),
+        prevent_initial_call=True,
+    )
+    app.clientside_callback(
+        ClientsideFunction(namespace="scorebook", function_name="autoplay"),
+        Output("replay-autoplay", "disabled"),
+        Output("step-play", "children"),
+        Input("step-play", "n_clicks"),
+        Input("replay-slider", "value"),
+        State("replay-autoplay", "disabled"),
+        State("replay-meta", "data"),
+        prevent_initial_call=True,
+    )
+    app.clientside_callback(
+        ClientsideFunction(namespace="scorebook", function_name="sync"),
+        Output("replay-sync", "data"),
+        Input("replay-slider", "value"),
+        State("replay-meta", "data"),
+    )
+
+    @app.callback(
+        Output("board", "figure"),
+        Output("player-panel", "children"),
+        Output("step-label", "children"),
+        Output("score-text", "children"),
+        Output("event-now", "children"),
+        Output("score-chart", "figure"),
+        Input("replay-slider", "value"),
+        State("replay-meta", "data"),
+        prevent_initial_call=True,
+    )
+    def on_step(step: Any, meta: Mapping[str, Any]) -> tuple[Any, ...]:
+        return render_step(store, cache, meta["match_id"], clamp_step(step, meta["n"]))

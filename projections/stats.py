@@ -1,0 +1,308 @@
+"""The statistics read model: pure functions over folded matches.
+
+Nothing here knows a game's rules. Everything is read from what the reducers already say about a
+match: `Fold.points(seq)` (who gained what with each event), `Fold.describe(seq)` (who acted, and the
+bonus/capture tags), `Game.scores` and `Game.to_json`. Superseded events (undone by a referee's
+rewind), notes and rewinds never count.
+
+- A **move** is an effective event of the game's own (not `match_started`, `note` or `rewind`).
+- A **turn** is a run of consecutive moves by the same player (the annotation's player) that holds
+  at least one of the game's turn-making event types (`TURN_EVENTS`: a placement, a play, a pass, an
+  exchange, a launch); its points are what that player gained or lost over the run (draw penalties
+  included), so dealing and drawing a rack are not turns of their own.
+- The **first player** is the one the projection names: Tri-Ominos' starter of the first round, High
+  Five's leader, Hi-Spot's first player of the first round, Hats Off's first caller.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from projections.events import COMMON_EVENT_TYPES
+from projections.timeline import Fold
+
+# Event types that make a turn (FORMAT.md's vocabulary, not the rules).
+TURN_EVENTS: Mapping[str, frozenset[str]] = {
+    "tri-ominos": frozenset({"tile_placed", "turn_passed"}),
+    "high-five": frozenset({"tile_played", "pair_claimed"}),
+    "hi-spot": frozenset({"turn_ended", "tiles_exchanged"}),
+    "hats-off": frozenset({"hat_launched", "hat_moved", "hats_off_called"}),
+}
+
+# Where each projection's state JSON names the player who began the match.
+FIRST_PLAYER_KEY: Mapping[str, str] = {
+    "tri-ominos": "starter",
+    "high-five": "leader",
+    "hi-spot": "first_player",
+    "hats-off": "caller",
+}
+
+# The bonus and capture tags that the statistics count and the replay's "next bonus" jumps to.
+BONUS_TAGS: Mapping[str, tuple[str, ...]] = {
+    "tri-ominos": ("start_bonus", "hexagon", "bridge", "bridge_extension", "going_out"),
+    "high-five": ("capture", "claim"),
+    "hi-spot": ("full_stack", "going_out"),
+    "hats-off": ("hole", "nested", "hats_off"),
+}
+# Tags counted per player on the statistics page (a superset: events worth knowing how often).
+COUNTED_TAGS: Mapping[str, tuple[str, ...]] = {
+    "tri-ominos": ("start_bonus", "hexagon", "bridge", "bridge_extension", "going_out", "draw", "pass"),
+    "high-five": ("capture", "claim", "missed"),
+    "hi-spot": ("full_stack", "new_stack", "going_out", "exchange"),
+    "hats-off": ("hole", "nested", "hats_off"),
+}
+TAG_LABELS: Mapping[str, str] = {
+    "start_bonus": "start bonus",
+    "hexagon": "hexagons",
+    "bridge": "bridges",
+    "bridge_extension": "bridge extensions",
+    "going_out": "going out",
+    "draw": "draws",
+    "pass": "passes",
+    "capture": "captures",
+    "claim": "claims",
+    "missed": "missed captures",
+    "full_stack": "full stacks",
+    "new_stack": "new stacks",
+    "exchange": "exchanges",
+    "hole": "hats in a hole",
+    "nested": "nested hats",
+    "hats_off": "HATS OFF calls",
+}
+
+
+def is_bonus(game: str, tags: Iterable[str]) -> bool:
+    """Whether an event's tags mark a bonus or a capture worth jumping to."""
+    wanted = BONUS_TAGS.get(game, ())
+    return any(t.split(":", 1)[0] in wanted for t in tags)
+
+
+@dataclass(frozen=True)
+class Turn:
+    player: str
+    seqs: tuple[int, ...]
+    points: int
+
+
+@dataclass(frozen=True)
+class MatchFacts:
+    """What the statistics need of one match, read once from its fold."""
+
+    match_id: str
+    game: str
+    date: str  # ISO date: the match's meta date, else the day it was recorded
+    players: tuple[tuple[str, str], ...]  # (id, name), seat order
+    finished: bool
+    winners: tuple[str, ...]
+    totals: Mapping[str, int]
+    first_player: str | None
+    moves: int  # effective moves
+    events: int  # every event in the log, notes, rewinds and superseded ones included
+    rounds: int
+    turns: tuple[Turn, ...]
+    tags: Mapping[str, Counter[str]] = field(default_factory=dict)  # player -> tag counts
+    values: Mapping[str, Counter[int]] = field(default_factory=dict)  # player -> "capture:v"/"claim:v" values
+
+    @property
+    def player_ids(self) -> tuple[str, ...]:
+        return tuple(pid for pid, _ in self.players)
+
+
+def effective_moves(fold: Fold) -> list[int]:
+    """Seqs of the game's own events that still count (not superseded by a rewind)."""
+    return [
+        e.seq
+        for e in fold.events
+        if e.type not in COMMON_EVENT_TYPES and e.seq not in fold.superseded_by
+    ]
+
+
+def turns(fold: Fold) -> list[Turn]:
+    """The match's turns, in order (see the module docstring)."""
+    assert fold.game is not None
+    kinds = TURN_EVENTS.get(fold.game.name, frozenset())
+    out: list[Turn] = []
+    run: list[int] = []
+    run_player: str | None = None
+    previous: int | None = None
+
+    def close() -> None:
+        if run_player is not None and run and any(fold.event(s).type in kinds for s in run):
+            pts = sum(fold.points(s).get(run_player, 0) for s in run)
+            out.append(Turn(run_player, tuple(run), pts))
+
+    for seq in effective_moves(fold):
+        player = fold.describe(seq).player
+        contiguous = previous is not None and _only_common_between(fold, previous, seq)
+        if player is None or player != run_player or not contiguous:
+            close()
+            run, run_player = [], player
+        if player is not None:
+            run.append(seq)
+        previous = seq
+    close()
+    return out
+
+
+def _only_common_between(fold: Fold, a: int, b: int) -> bool:
+    """True when every event strictly between a and b is a note, a rewind or superseded."""
+    return all(
+        fold.event(s).type in COMMON_EVENT_TYPES or s in fold.superseded_by for s in range(a + 1, b)
+    )
+
+
+def first_player(fold: Fold) -> str | None:
+    assert fold.game is not None
+    key = FIRST_PLAYER_KEY.get(fold.game.name)
+    if key is None:
+        return None
+    for seq in [1, *effective_moves(fold)]:
+        value = fold.game.to_json(fold.state_at(seq)).get(key)
+        if value:
+            return str(value)
+    return None
+
+
+def match_facts(fold: Fold, match_id: str = "", date: str = "") -> MatchFacts:
+    """Everything the statistics page charts about one match."""
+    assert fold.game is not None
+    game = fold.game
+    sheet = game.scores(fold.state)
+    tags: dict[str, Counter[str]] = {pid: Counter() for pid, _ in fold.players}
+    values: dict[str, Counter[int]] = {pid: Counter() for pid, _ in fold.players}
+    moves = effective_moves(fold)
+    for seq in moves:
+        note = fold.describe(seq)
+        if note.player is None or note.player not in tags:
+            continue
+        for tag in note.tags:
+            kind, _, value = tag.partition(":")
+            if value:
+                if value.lstrip("-").isdigit():
+                    values[note.player][int(value)] += 1
+            else:
+                tags[note.player][kind] += 1
+    return MatchFacts(
+        match_id=match_id,
+        game=game.name,
+        date=date,
+        players=tuple(fold.players),
+        finished=sheet.finished,
+        winners=tuple(sheet.winners) if sheet.finished else (),
+        totals=dict(sheet.totals),
+        first_player=first_player(fold),
+        moves=len(moves),
+        events=fold.seq,
+        rounds=len(sheet.rounds),
+        turns=tuple(turns(fold)),
+        tags=tags,
+        values=values,
+    )
+
+
+# --- across matches -------------------------------------------------------------------------------
+
+
+def filter_facts(
+    facts: Iterable[MatchFacts],
+    game: str | None = None,
+    player: str | None = None,
+    date_from: str | None = None,
+    date_to: str | None = None,
+) -> list[MatchFacts]:
+    """The matches of a game, with a player, dated within [date_from, date_to] (ISO dates, inclusive)."""
+    return [
+        f
+        for f in facts
+        if (not game or f.game == game)
+        and (not player or player in f.player_ids)
+        and (not date_from or f.date >= date_from[:10])
+        and (not date_to or f.date <= date_to[:10])
+    ]
+
+
+def player_names(facts: Iterable[MatchFacts]) -> dict[str, str]:
+    names: dict[str, str] = {}
+    for f in facts:
+        for pid, name in f.players:
+            names.setdefault(pid, name)
+    return names
+
+
+def score_trend(facts: Iterable[MatchFacts], player: str | None = None) -> dict[str, list[tuple[str, int, str]]]:
+    """player -> [(date, final score, match id)] in date order; finished matches only."""
+    trend: dict[str, list[tuple[str, int, str]]] = {}
+    for f in sorted(facts, key=lambda f: (f.date, f.match_id)):
+        if not f.finished:
+            continue
+        for pid in f.player_ids:
+            if player and pid != player:
+                continue
+            trend.setdefault(pid, []).append((f.date, f.totals.get(pid, 0), f.match_id))
+    return trend
+
+
+def points_per_turn(facts: Iterable[MatchFacts], player: str | None = None) -> dict[str, list[int]]:
+    """player -> the points of each of their turns, over every match."""
+    out: dict[str, list[int]] = {}
+    for f in facts:
+        for t in f.turns:
+            if player and t.player != player:
+                continue
+            out.setdefault(t.player, []).append(t.points)
+    return out
+
+
+def tag_counts(facts: Iterable[MatchFacts], player: str | None = None) -> dict[str, Counter[str]]:
+    """player -> how often each tagged event happened (hexagons, bridges, full stacks, nested hats …)."""
+    out: dict[str, Counter[str]] = {}
+    for f in facts:
+        for pid, counts in f.tags.items():
+            if player and pid != player:
+                continue
+            out.setdefault(pid, Counter()).update(counts)
+    return out
+
+
+def value_counts(facts: Iterable[MatchFacts], player: str | None = None) -> dict[str, Counter[int]]:
+    """player -> captures and claims by the points they were worth (High Five)."""
+    out: dict[str, Counter[int]] = {}
+    for f in facts:
+        for pid, counts in f.values.items():
+            if player and pid != player:
+                continue
+            out.setdefault(pid, Counter()).update(counts)
+    return out
+
+
+def match_lengths(facts: Iterable[MatchFacts]) -> list[tuple[str, str, int, int]]:
+    """(match id, date, moves, rounds) per match, in date order."""
+    return [(f.match_id, f.date, f.moves, f.rounds) for f in sorted(facts, key=lambda f: (f.date, f.match_id))]
+
+
+@dataclass(frozen=True)
+class WinRate:
+    game: str
+    matches: int  # finished matches with a known first player
+    first_player_wins: int
+    fair_share: float  # the mean of 1/players: the rate if seat made no difference
+
+    @property
+    def rate(self) -> float:
+        return self.first_player_wins / self.matches if self.matches else 0.0
+
+
+def first_player_win_rate(facts: Iterable[MatchFacts]) -> dict[str, WinRate]:
+    """Per game: how often the first player won (a shared win counts as a win)."""
+    acc: dict[str, list[Sequence[Any]]] = {}
+    for f in facts:
+        if not f.finished or f.first_player is None:
+            continue
+        acc.setdefault(f.game, []).append((f.first_player in f.winners, len(f.players)))
+    return {
+        game: WinRate(game, len(rows), sum(1 for won, _ in rows if won), sum(1 / n for _, n in rows) / len(rows))
+        for game, rows in acc.items()
+    }

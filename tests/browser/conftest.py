@@ -1,0 +1,145 @@
+"""A real Scorebook server (API and dashboard on one port) and a real headless Chromium.
+
+The server is `build_app` on a temporary SQLite database seeded with demo matches of every game, an
+unfinished match and a match with a referee's rewind, run by uvicorn in a thread on a free port.
+Chromium is Debian's /usr/bin/chromium, never a downloaded build. Without it the browser tests skip,
+unless SCOREBOOK_REQUIRE_BROWSER=1 (CI), where they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from projections.registry import GAME_NAMES, get_game
+from recorder.db import make_engine
+from recorder.demo import PLAYERS, record_demo
+from recorder.migrate import upgrade
+from recorder.store import EventStore, ImportLine, NewEvent, prepare_import
+
+CHROMIUM = os.environ.get("SCOREBOOK_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+@dataclass
+class LiveServer:
+    url: str
+    store: EventStore
+    by_game: dict[str, str] = field(default_factory=dict)  # a finished demo match per game
+    in_progress: str = ""
+    rewound: str = ""
+
+
+def _chromium() -> str:
+    path = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium") or ""
+    if not path:
+        message = f"Chromium not found at {CHROMIUM}"
+        if os.environ.get("SCOREBOOK_REQUIRE_BROWSER") == "1":
+            pytest.fail(message + " and SCOREBOOK_REQUIRE_BROWSER=1")
+        pytest.skip(message)
+    return path
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _import(store: EventStore, log: list[dict[str, Any]], by: str = "desk-1") -> str:
+    lines = [ImportLine(n, line) for n, line in enumerate(log, start=1)]
+    return str(store.store_prepared(prepare_import(lines, by))["match_id"])
+
+
+def seed(store: EventStore) -> LiveServer:
+    record_demo(store, 1, seed=5)
+    server = LiveServer("", store)
+    items, _ = store.list_matches(limit=100)
+    for m in items:
+        server.by_game.setdefault(m["game"], m["match_id"])
+    # An unfinished Tri-Ominos match: hands must stay hidden.
+    log = get_game("tri-ominos").random_match(random.Random(11), PLAYERS[:3])
+    server.in_progress = _import(store, log[:40])
+    # A Hi-Spot match where a referee rewound three events and play went on.
+    log = get_game("hi-spot").random_match(random.Random(12), PLAYERS[:2])
+    match_id = _import(store, log[:30])
+    again = [NewEvent(e["type"], e["data"]) for e in log[27:30]]
+    store.append(match_id, [NewEvent("note", {"text": "table 2 asks for a check", "about_seq": 28}),
+                            NewEvent("rewind", {"to_seq": 27, "reason": "tile recorded in the wrong section"})],
+                 30, "referee")
+    store.append(match_id, again, 32, "desk-1")
+    server.rewound = match_id
+    assert set(server.by_game) == set(GAME_NAMES)
+    return server
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    import uvicorn
+
+    from recorder.server import build_app
+
+    _chromium()  # no browser: nothing to serve
+    engine = make_engine(f"sqlite:///{tmp_path_factory.mktemp('dashboard') / 'scorebook.db'}")
+    upgrade(engine)
+    store = EventStore(engine)
+    server = seed(store)
+    port = _free_port()
+    uv = uvicorn.Server(uvicorn.Config(build_app(store), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=uv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not uv.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    server.url = f"http://127.0.0.1:{port}"
+    yield server
+    uv.should_exit = True
+    thread.join(timeout=10)
+    engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def browser(live_server: LiveServer) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh page; every console error or uncaught exception on it fails the test."""
+    context = browser.new_context(viewport={"width": 1500, "height": 1050}, device_scale_factor=1)
+    p = context.new_page()
+    errors: list[str] = []
+    p.on("console", lambda msg: errors.append(f"console {msg.type}: {msg.text}") if msg.type == "error" else None)
+    p.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
+    p.set_default_timeout(15_000)
+    yield p
+    context.close()
+    assert not errors, "browser console errors:\n" + "\n".join(errors)
+
+
+def shot(page: Any, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

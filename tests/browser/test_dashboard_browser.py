@@ -1,0 +1,233 @@
+"""The dashboard in a real headless Chromium: what a person sees, checked against the projections."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+from dashboard.boards import board_figure
+from dashboard.model import ReplayCache
+from projections.registry import GAME_NAMES
+from projections.scores import scores_json
+from tests.browser.conftest import LiveServer, shot
+
+pytestmark = pytest.mark.browser
+
+GRAPH_DATA = "id => { const g = document.querySelector('#' + id + ' .js-plotly-plot'); return g ? g.data : null; }"
+
+
+def open_replay(page: Any, server: LiveServer, match_id: str, query: str = "") -> int:
+    page.goto(f"{server.url}/matches/{match_id}{query}")
+    page.wait_for_selector("#step-label")
+    page.wait_for_selector("#board .js-plotly-plot .main-svg")
+    label = page.inner_text("#step-label")
+    m = re.fullmatch(r"Step (\d+) of (\d+)", label.strip())
+    assert m, label
+    return int(m.group(2))
+
+
+def wait_step(page: Any, k: int, n: int) -> None:
+    page.wait_for_function(
+        "t => document.querySelector('#step-label').innerText.trim() === t", arg=f"Step {k} of {n}"
+    )
+    # The board is drawn once the step's figure arrived: the page is idle when no callback is pending.
+    page.wait_for_function("() => !document.querySelector('[data-dash-is-loading=\"true\"]')")
+
+
+def expected_score_text(server: LiveServer, match_id: str, k: int) -> str:
+    sheet = scores_json(server.store.fold(match_id, at=max(1, k)), match_id)
+    return " · ".join(f"{p['name']} {p['score'] if k else 0}" for p in sheet["players"])
+
+
+def board_traces(page: Any) -> list[dict[str, Any]]:
+    data = page.evaluate(GRAPH_DATA, "board")
+    assert data is not None, "the board figure is not drawn"
+    return [{k: t.get(k) for k in ("x", "y", "text", "name")} for t in data]
+
+
+def expected_board(server: LiveServer, match_id: str, k: int) -> list[dict[str, Any]]:
+    fold = server.store.fold(match_id)
+    assert fold.game is not None
+    replay = ReplayCache().replay(server.store, match_id)
+    state = fold.game.to_json(fold.state_at(max(1, k)))
+    fig = board_figure(fold.game.name, state, fold.players, replay.finished, **replay.extras)
+    traces = json.loads(json.dumps(fig["data"]))  # as the browser received it
+    return [{key: t.get(key) for key in ("x", "y", "text", "name")} for t in traces]
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_step_with_the_keyboard_and_the_url_keeps_the_step(page: Any, live_server: LiveServer, game: str) -> None:
+    match_id = live_server.by_game[game]
+    n = open_replay(page, live_server, match_id)
+    assert page.inner_text("#step-label").strip() == f"Step 0 of {n}"
+    page.locator("body").click(position={"x": 5, "y": 5})  # focus the page, not a control
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    wait_step(page, 5, n)
+    assert page.inner_text("#score-text").strip() == expected_score_text(live_server, match_id, 5)
+    assert board_traces(page) == expected_board(live_server, match_id, 5)
+    assert page.locator("tr.event-row.current").get_attribute("data-seq") == "5"
+    assert re.search(r"[?&]step=5\b", page.url)
+    shot(page, f"replay-{game}-step5")
+
+    # The URL reproduces the step in a fresh page.
+    link = page.url
+    fresh = page.context.new_page()
+    fresh.goto(link)
+    fresh.wait_for_selector("#board .js-plotly-plot .main-svg")
+    assert fresh.inner_text("#step-label").strip() == f"Step 5 of {n}"
+    assert fresh.inner_text("#score-text").strip() == expected_score_text(live_server, match_id, 5)
+    assert board_traces(fresh) == expected_board(live_server, match_id, 5)
+    fresh.close()
+
+    # End, then a mid-match position for the screenshots; Home goes back to the start.
+    page.keyboard.press("End")
+    wait_step(page, n, n)
+    assert page.inner_text("#score-text").strip() == expected_score_text(live_server, match_id, n)
+    assert board_traces(page) == expected_board(live_server, match_id, n)
+    shot(page, f"replay-{game}-end")
+    page.keyboard.press("Home")
+    wait_step(page, 0, n)
+    bonus = ReplayCache().replay(live_server.store, match_id).bonus_steps  # a busy position for the picture
+    mid = max([s for s in bonus if s <= n * 3 // 5] or [n // 2])
+    open_replay(page, live_server, match_id, f"?step={mid}")
+    assert board_traces(page) == expected_board(live_server, match_id, mid)
+    shot(page, f"replay-{game}-mid")
+
+
+def test_buttons_slider_bonus_jump_and_autoplay(page: Any, live_server: LiveServer) -> None:
+    match_id = live_server.by_game["tri-ominos"]
+    n = open_replay(page, live_server, match_id)
+    page.click("#step-next")
+    page.click("#step-next")
+    wait_step(page, 2, n)
+    page.click("#step-prev")
+    wait_step(page, 1, n)
+    page.click("#step-last")
+    wait_step(page, n, n)
+    page.click("#step-first")
+    wait_step(page, 0, n)
+    # The slider itself: focus its handle and use the arrow keys.
+    page.focus("[role=slider]")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    wait_step(page, 3, n)
+    # Next bonus: the first event after step 3 tagged as a bonus.
+    replay = ReplayCache().replay(live_server.store, match_id)
+    target = next(s for s in replay.bonus_steps if s > 3)
+    page.click("#step-bonus")
+    wait_step(page, target, n)
+    assert "bonus" in (page.locator("tr.event-row.current").get_attribute("class") or "")
+    # A click on an event row goes to that step.
+    page.locator('tr.event-row[data-seq="7"]').click()
+    wait_step(page, 7, n)
+    # Autoplay moves on by itself, and stops when asked.
+    page.click("#step-play")
+    page.wait_for_function(
+        "() => Number(document.querySelector('#step-label').innerText.match(/Step (\\d+)/)[1]) >= 9", timeout=10_000
+    )
+    page.click("#step-play")
+    page.wait_for_function("() => document.querySelector('#step-play').innerText.trim() === 'Play'")
+    stopped = page.inner_text("#step-label")
+    page.wait_for_timeout(1500)
+    assert page.inner_text("#step-label") == stopped
+
+
+def test_matches_page_lists_filters_and_links(page: Any, live_server: LiveServer) -> None:
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("tr.match-row")
+    _, total = live_server.store.list_matches(limit=1)
+    assert page.locator("tr.match-row").count() == total
+    games = page.locator("tr.match-row").evaluate_all("rows => rows.map(r => r.dataset.game)")
+    assert set(games) == set(GAME_NAMES)
+    shot(page, "matches")
+    # Filter by game through the dropdown.
+    page.click("#filter-game")
+    page.get_by_role("option", name="High Five").click()
+    page.wait_for_function("() => [...document.querySelectorAll('tr.match-row')].every(r => r.dataset.game === 'high-five')")
+    _, hf_total = live_server.store.list_matches(game="high-five", limit=1)
+    assert page.locator("tr.match-row").count() == hf_total
+    # Each row links to its replay.
+    page.locator("tr.match-row a.replay-link").first.click()
+    page.wait_for_selector("#step-label")
+    assert "/matches/" in page.url
+
+
+def test_status_and_player_filters(page: Any, live_server: LiveServer) -> None:
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("tr.match-row")
+    page.click("#filter-status")
+    page.get_by_role("option", name="in progress").click()
+    unfinished, _ = live_server.store.list_matches(status="in_progress", limit=100)
+    assert len(unfinished) == 2
+    page.wait_for_function("n => document.querySelectorAll('tr.match-row').length === n", arg=len(unfinished))
+    assert all("in progress" in t for t in page.locator("tr.match-row").all_inner_texts())
+    page.click("#filter-status")
+    page.get_by_role("option", name="finished").click()
+    page.click("#filter-player")
+    page.get_by_role("option", name="Ann", exact=True).click()
+    expected, _ = live_server.store.list_matches(player="ann", status="finished", limit=100)
+    page.wait_for_function("n => document.querySelectorAll('tr.match-row').length === n", arg=len(expected))
+    assert all("Ann" in t for t in page.locator("tr.match-row").all_inner_texts())
+
+
+def test_hands_hidden_in_progress_and_shown_when_finished(page: Any, live_server: LiveServer) -> None:
+    n = open_replay(page, live_server, live_server.in_progress, "?step=20")
+    assert n == 40
+    panel = page.inner_text("#player-panel")
+    assert "tiles in hand" in panel and "hand:" not in panel
+    assert "hidden while the match is in progress" in panel
+    shot(page, "replay-in-progress")
+    open_replay(page, live_server, live_server.by_game["tri-ominos"], "?step=20")
+    panel = page.inner_text("#player-panel")
+    assert "hand:" in panel
+
+
+def test_superseded_events_are_struck_through_with_the_reason(page: Any, live_server: LiveServer) -> None:
+    open_replay(page, live_server, live_server.rewound, "?step=32")
+    row = page.locator('tr.event-row[data-seq="29"]')
+    assert "superseded" in (row.get_attribute("class") or "")
+    decoration = row.locator(".what").evaluate("e => getComputedStyle(e).textDecorationLine")
+    assert decoration == "line-through"
+    assert "tile recorded in the wrong section" in row.inner_text()
+    assert "rewind #32" in row.inner_text()
+    chain = page.inner_text("#chain-check")
+    assert chain.endswith("35 events, chain intact")
+    shot(page, "replay-rewind")
+
+
+def test_chain_check_is_shown(page: Any, live_server: LiveServer) -> None:
+    match_id = live_server.by_game["hats-off"]
+    n = open_replay(page, live_server, match_id)
+    assert page.inner_text("#chain-check").strip() == f"✓ {n} events, chain intact"
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_statistics_page_draws_its_charts(page: Any, live_server: LiveServer, game: str) -> None:
+    page.goto(f"{live_server.url}/stats?game={game}")
+    ids = ["stats-trend", "stats-turns", "stats-bonus", "stats-length", "stats-first"]
+    for graph in ids:
+        page.wait_for_selector(f"#{graph} .js-plotly-plot .main-svg")
+    page.wait_for_function(
+        "ids => ids.every(id => { const g = document.querySelector('#' + id + ' .js-plotly-plot');"
+        " return g && g.data && g.data.length > 0; })",
+        arg=ids,
+    )
+    for graph in ids:
+        assert page.locator(f"#{graph} .js-plotly-plot .trace").count() > 0, graph
+    assert page.inner_text("#stats-summary").startswith(
+        {"tri-ominos": "Tri-Ominos", "high-five": "High Five", "hi-spot": "Hi-Spot", "hats-off": "Hats Off"}[game]
+    )
+    shot(page, f"stats-{game}")
+
+
+def test_unknown_pages_and_api_paths(page: Any, live_server: LiveServer) -> None:
+    page.goto(live_server.url + "/matches/nope")
+    page.wait_for_selector("h1")
+    assert page.inner_text("h1") == "No such match"
+    response = page.request.get(live_server.url + "/api/nothing-here")
+    assert response.status == 404 and response.json()["error"] == "not_found"
