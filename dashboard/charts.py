@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from datetime import date, timedelta
 from typing import Any
 
 from dashboard.theme import GRID, INK, MUTED, SEAT_COLOURS, base_layout
@@ -118,7 +120,13 @@ def score_trend_chart(trend: Mapping[str, Sequence[tuple[str, int, str]]], names
             "line": {"color": colours[pid], "width": 2}, "marker": {"size": 8},
             "hovertemplate": f"{names.get(pid, pid)}: %{{y}} on %{{x}}<extra></extra>",
         })
-    return {"data": data, "layout": _chart_layout(xaxis=_axis("match date", type="date"), yaxis=_axis("final score"))}
+    dates = sorted({d for points in trend.values() for d, _, _ in points})
+    xaxis = _axis("match date", type="date", tickformat="%b %d, %Y")
+    if len(dates) == 1:  # one day: a week around it, not milliseconds
+        day = date.fromisoformat(dates[0])
+        xaxis["range"] = [(day - timedelta(days=3)).isoformat(), (day + timedelta(days=3)).isoformat()]
+        xaxis["dtick"] = 86_400_000
+    return {"data": data, "layout": _chart_layout(xaxis=xaxis, yaxis=_axis("final score"))}
 
 
 def points_per_turn_chart(per_turn: Mapping[str, Sequence[int]], names: Mapping[str, str]) -> Figure:
@@ -176,13 +184,16 @@ def match_length_chart(lengths: Sequence[tuple[str, str, int, int]]) -> Figure:
     if not lengths:
         return _no_data("No match in this selection")
     moves = [m for _, _, m, _ in lengths]
+    size = max(10, 10 * math.ceil((max(moves) - min(moves)) / 12 / 10))  # about a dozen bins of round width
+    start = size * (min(moves) // size)
     data = [{
-        "type": "histogram", "x": moves, "name": "matches", "nbinsx": min(20, max(4, len(moves))),
+        "type": "histogram", "x": moves, "name": "matches", "autobinx": False,
+        "xbins": {"start": start, "end": start + size * (1 + (max(moves) - start) // size), "size": size},
         "marker": {"color": "#0072B2", "line": {"color": "#FFFFFF", "width": 1}},
         "hovertemplate": "%{y} match(es) of %{x} moves<extra></extra>",
     }]
-    return {"data": data, "layout": _chart_layout(showlegend=False, bargap=0.05,
-                                                  xaxis=_axis("moves per match"), yaxis=_axis("matches"))}
+    return {"data": data, "layout": _chart_layout(showlegend=False, bargap=0.05, xaxis=_axis("moves per match"),
+                                                  yaxis=_axis("matches", dtick=1 if len(moves) < 10 else None))}
 
 
 def first_player_chart(rates: Mapping[str, WinRate], titles: Mapping[str, str], selected: str | None) -> Figure:

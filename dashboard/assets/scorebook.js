@@ -35,6 +35,24 @@
     }
   }
 
+  /* Mark step k's row and scroll the list (not the page) to it; the list renders lazily, so retry. */
+  function markRow(k, tries) {
+    var list = document.getElementById("event-list");
+    var row = document.querySelector('tr.event-row[data-seq="' + k + '"]');
+    if (!document.querySelector("tr.event-row")) {
+      if (tries < 40) { window.setTimeout(function () { markRow(k, tries + 1); }, 50); }
+      return;
+    }
+    if (state.step !== k) { return; }  /* a later step has been asked for meanwhile */
+    var rows = document.querySelectorAll("tr.event-row.current");
+    for (var i = 0; i < rows.length; i++) { rows[i].classList.remove("current"); }
+    if (!list) { return; }
+    if (!row) { list.scrollTop = 0; return; }
+    row.classList.add("current");
+    var offset = row.getBoundingClientRect().top - list.getBoundingClientRect().top;
+    list.scrollTop = Math.max(0, list.scrollTop + offset - list.clientHeight / 2 + row.clientHeight / 2);
+  }
+
   var BUTTONS = { "step-first": "first", "step-prev": "prev", "step-next": "next", "step-last": "last",
                   "step-bonus": "bonus" };
   var KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
@@ -88,19 +106,7 @@
         var url = new URL(window.location.href);
         url.searchParams.set("step", String(k));
         window.history.replaceState(window.history.state, "", url.pathname + url.search);
-        var rows = document.querySelectorAll("tr.event-row.current");
-        for (var i = 0; i < rows.length; i++) { rows[i].classList.remove("current"); }
-        var row = document.querySelector('tr.event-row[data-seq="' + k + '"]');
-        var list = document.getElementById("event-list");
-        if (row) {
-          row.classList.add("current");
-          if (list) {
-            var top = row.offsetTop - list.clientHeight / 2 + row.clientHeight / 2;
-            list.scrollTop = Math.max(0, top);
-          }
-        } else if (list && k === 0) {
-          list.scrollTop = 0;
-        }
+        markRow(k, 0);
         return k;
       }
   };

@@ -59,8 +59,8 @@ def figure(
             hx, hy = _dot_xy(x0, y0, pos)
             holes_x.append(hx)
             holes_y.append(hy)
-        annotations.append({"x": x0 + 0.08, "y": y0 + SECTION - 0.05, "xanchor": "left", "yanchor": "top",
-                            "text": str(section), "showarrow": False, "font": {"size": 11, "color": MUTED}})
+        annotations.append({"x": x0, "y": y0 + SECTION + 0.02, "xanchor": "left", "yanchor": "bottom",
+                            "text": f"section {section}", "showarrow": False, "font": {"size": 11, "color": MUTED}})
         if stack:
             for layer, t in enumerate(stack.get("tiles", [])):
                 xs, ys, hover = layer_pts.setdefault(layer, ([], [], []))
@@ -70,14 +70,15 @@ def figure(
                     ys.append(dy)
                     hover.append(f"section {section}: {t['tile']} (tile {layer + 1} of the stack)")
             total = stack.get("dots", 0)
-            label = f"<b>{total}</b>" + (" ✓" if stack.get("full") else "")
+            label = f"<b>{total}</b> dot{'s' if total != 1 else ''}" + (" · full" if stack.get("full") else "")
             annotations.append({
-                "x": x0 + SECTION - 0.08, "y": y0 + SECTION - 0.05, "xanchor": "right", "yanchor": "top",
+                "x": x0 + SECTION, "y": y0 + SECTION + 0.0, "xanchor": "right", "yanchor": "bottom",
                 "text": label, "showarrow": False,
-                "font": {"size": 16, "color": "#0B6E4F" if stack.get("full") else INK},
+                "font": {"size": 14, "color": "#0B6E4F" if stack.get("full") else INK},
             })
         else:
-            annotations.append({"x": x0 + SECTION / 2, "y": y0 - 0.02, "yanchor": "bottom", "text": "empty",
+            annotations.append({"x": x0 + SECTION, "y": y0 + SECTION, "xanchor": "right", "yanchor": "bottom",
+                                "text": "empty",
                                 "showarrow": False, "font": {"size": 11, "color": MUTED}})
         if last and last.get("section") == section:
             last_frame = ([x0 - 0.1, x0 + SECTION + 0.1, x0 + SECTION + 0.1, x0 - 0.1, x0 - 0.1],
@@ -114,7 +115,7 @@ def figure(
     layout = base_layout(
         height=height,
         xaxis=hidden_axis(-0.4, hi_x),
-        yaxis=hidden_axis(lo_y, tray_w + 0.2, scaleanchor="x", scaleratio=1),
+        yaxis=hidden_axis(lo_y, tray_w + 0.45, scaleanchor="x", scaleratio=1),
         annotations=annotations,
     )
     return {"data": data, "layout": layout}

@@ -44,6 +44,7 @@ def layout(store: EventStore, cache: ReplayCache, match_id: str, search: str | N
                  for k in ("tournament", "round", "table", "date") if meta.get(k) is not None]
     status = "finished" if replay.finished else "in progress"
     superseded = [r.seq for r in replay.rows if r.superseded_by]
+    scoring_bonus = [s for s in replay.bonus_steps if any(replay.rows[s - 1].points.values())]
     figure, panel, step_label, score_text, now = render_parts(replay, view)
     return html.Div(className="page replay", children=[
         dcc.Store(id="replay-meta", data={"match_id": match_id, "n": replay.seq, "bonus": list(replay.bonus_steps)}),
@@ -81,7 +82,7 @@ def layout(store: EventStore, cache: ReplayCache, match_id: str, search: str | N
                 html.Div(now, id="event-now", className="event-now"),
                 html.H3("Score over time"),
                 dcc.Graph(id="score-chart", config={"displayModeBar": False},
-                          figure=score_chart(replay.players, replay.totals, step, replay.bonus_steps, superseded)),
+                          figure=score_chart(replay.players, replay.totals, step, scoring_bonus, superseded)),
             ]),
             html.Div(className="side-col", children=[
                 html.Div(panel, id="player-panel", className="player-panel"),
@@ -115,7 +116,7 @@ def event_table(replay: Replay, step: int) -> dcc.Markdown:
     Every text is escaped; the rows carry their seq for the page script (current row, click to go)."""
     names = replay.names
     out = ['<table class="table events"><thead><tr>',
-           *(f"<th>{h}</th>" for h in ("#", "event", "player", "what happened", "points", "by", "when")),
+           *(f"<th>{h}</th>" for h in ("#", "event", "player", "what happened", "points", "recorded")),
            "</tr></thead><tbody>"]
     for r in replay.rows:
         classes = ["event-row"]
@@ -137,8 +138,8 @@ def event_table(replay: Replay, step: int) -> dcc.Markdown:
             f"<td>{escape(names.get(r.player, r.player)) if r.player else ''}</td>"
             f"<td>{what}</td>"
             f'<td class="pts">{escape(points_text(r.points, names))}</td>'
-            f'<td class="muted">{escape(r.recorded_by)}</td>'
-            f'<td class="muted when" title="{escape(r.recorded_at)}">{escape(time or day)}</td>'
+            f'<td class="muted when" title="recorded by {escape(r.recorded_by)} at {escape(r.recorded_at)}">'
+            f"{escape(r.recorded_by)}<br>{escape(time or day)}</td>"
             "</tr>"
         )
     out.append("</tbody></table>")

@@ -148,7 +148,8 @@ def test_matches_page_lists_filters_and_links(page: Any, live_server: LiveServer
     # Filter by game through the dropdown.
     page.click("#filter-game")
     page.get_by_role("option", name="High Five").click()
-    page.wait_for_function("() => [...document.querySelectorAll('tr.match-row')].every(r => r.dataset.game === 'high-five')")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('tr.match-row')].every(r => r.dataset.game === 'high-five')")
     _, hf_total = live_server.store.list_matches(game="high-five", limit=1)
     assert page.locator("tr.match-row").count() == hf_total
     # Each row links to its replay.
