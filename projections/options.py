@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,6 +94,15 @@ def parse_players(data: Mapping[str, Any], game: str, low: int, high: int) -> tu
     if dup is not None:
         raise IllegalEvent(f"player id {dup!r} appears twice")
     return tuple(players)
+
+
+def player_seat(players: Sequence[Player], data: Mapping[str, Any], what: str) -> int:
+    """The seat of the event's `player` field, or a refusal naming the players."""
+    pid = require(data, "player", str, what)
+    for i, p in enumerate(players):
+        if p.id == pid:
+            return i
+    raise IllegalEvent(f"{what}: unknown player {pid!r}; players: {', '.join(p.id for p in players)}")
 
 
 def require(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], what: str) -> Any:

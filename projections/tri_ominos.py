@@ -1,4 +1,5 @@
-"""Tri-Ominos (RULES.md §1): the reducer, its legal moves, annotations and state JSON.
+"""Tri-Ominos (RULES.md §1): the rules. Legal moves are in `tri_ominos_moves.py`, annotations and the
+state JSON in `tri_ominos_view.py`; `GAME` delegates to them.
 
 A match is rounds of: `round_started`, one `tiles_dealt` per player, a starting placement, then turns
 (0..draw_limit `tile_drawn`, then one `tile_placed` or `turn_passed`) until a player goes out or the
@@ -31,6 +32,7 @@ from projections.options import (
     one_of,
     parse_options,
     parse_players,
+    player_seat,
     positive_int,
     require,
 )
@@ -41,7 +43,6 @@ from projections.tri_grid import (
     cells_around,
     corners,
     edge_neighbours,
-    is_up,
     opposite_corner,
 )
 from projections.tri_tiles import (
@@ -164,15 +165,7 @@ def _name(state: TriState, seat: int) -> str:
     return state.players[seat].name
 
 
-def _seat(state: TriState, data: Mapping[str, Any], what: str) -> int:
-    pid = require(data, "player", str, what)
-    for i, p in enumerate(state.players):
-        if p.id == pid:
-            return i
-    raise IllegalEvent(f"{what}: unknown player {pid!r}; players: {', '.join(p.id for p in state.players)}")
-
-
-def _fmt_cell(cell: Cell) -> str:
+def fmt_cell(cell: Cell) -> str:
     return f"[{cell[0]}, {cell[1]}]"
 
 
@@ -209,7 +202,7 @@ def locate(state: TriState, tile: str) -> str | None:
     """Where `tile` is known to be (in words), or None when its place is unknown (well or hidden slot)."""
     cell = state.placed_at.get(tile)
     if cell is not None:
-        return f"on the board at {_fmt_cell(cell)}"
+        return f"on the board at {fmt_cell(cell)}"
     for seat, hand in enumerate(state.hands):
         if hand is not None and tile in hand.known:
             return f"in {_name(state, seat)}'s hand"
@@ -247,22 +240,29 @@ def fit_problem(state: TriState, cell: Cell, corner_numbers: Corners) -> str | N
     """Why the numbers cannot go on `cell` (taken, not touching, a corner mismatch), or None."""
     taken = state.board.get(cell)
     if taken is not None:
-        return f"cell {_fmt_cell(cell)} already holds {taken.tile}"
+        return f"cell {fmt_cell(cell)} already holds {taken.tile}"
     if cell not in state.open_cells:
-        return f"cell {_fmt_cell(cell)} shares no edge with a placed tile"
-    for point, number in zip(corners(cell), corner_numbers, strict=True):
-        there = state.values.get(point)
-        if there is not None and there != number:
-            return f"corner {_fmt_point(point)} is {there} on the board, {number} on the tile"
+        return f"cell {fmt_cell(cell)} shares no edge with a placed tile"
+    mismatch = corner_mismatch(state.values, corners(cell), corner_numbers)
+    if mismatch is not None:
+        point, there, number = mismatch
+        return f"corner {_fmt_point(point)} is {there} on the board, {number} on the tile"
     return None
 
 
-def _fits(values: Mapping[Point, int], points: tuple[Point, Point, Point], numbers: Corners) -> bool:
+def corner_mismatch(
+    values: Mapping[Point, int], points: tuple[Point, Point, Point], numbers: Corners
+) -> tuple[Point, int, int] | None:
+    """The first corner where the tile's number differs from the board's: (point, board, tile), or None."""
     for point, number in zip(points, numbers, strict=True):
         there = values.get(point)
         if there is not None and there != number:
-            return False
-    return True
+            return point, there, number
+    return None
+
+
+def fits(values: Mapping[Point, int], points: tuple[Point, Point, Point], numbers: Corners) -> bool:
+    return corner_mismatch(values, points, numbers) is None
 
 
 def is_bridge(board: Mapping[Cell, Placed], cell: Cell) -> bool:
@@ -298,7 +298,7 @@ def placement_bonuses(state: TriState, cell: Cell) -> tuple[list[tuple[str, int]
     return items, tags, bridge
 
 
-def _others_total(state: TriState, hands: tuple[Hand | None, ...], seat: int) -> int | None:
+def others_total(hands: tuple[Hand | None, ...], seat: int) -> int | None:
     """The numbers left in every opponent's hand, or None while one of them holds hidden tiles."""
     total = 0
     for i, h in enumerate(hands):
@@ -319,7 +319,7 @@ def _has_playable(state: TriState, seat: int) -> tuple[str, Cell] | None:
         pts = corners(cell)
         for tile in hand.known:
             for rot in rotations(tile):
-                if _fits(state.values, pts, rot):
+                if fits(state.values, pts, rot):
                     return tile, cell
     return None
 
@@ -385,9 +385,8 @@ def start_problem(state: TriState, seat: int, tile: str, shown: str | None) -> s
             continue
         for t in h.known:
             if tile_sum(t) > best:
-                owner = f"{who} also holds" if i == seat else f"{_name(state, i)} holds"
                 return (
-                    f"{owner} {t} (sum {tile_sum(t)}), higher than {tile} ({best}): "
+                    f"{holder_text(i)} {t} (sum {tile_sum(t)}), higher than {tile} ({best}): "
                     "without a triple the highest-sum tile starts"
                 )
     return None
@@ -498,7 +497,7 @@ class TriOminos:
 
     def _tiles_dealt(self, state: TriState, data: Mapping[str, Any]) -> TriState:
         self._check_phase(state, DEALING, "tiles_dealt")
-        seat = _seat(state, data, "tiles_dealt")
+        seat = player_seat(state.players, data, "tiles_dealt")
         who = _name(state, seat)
         if state.hands[seat] is not None:
             raise IllegalEvent(f"{who} has already been dealt this round")
@@ -532,7 +531,7 @@ class TriOminos:
         what = "tile_placed"
         if state.phase != STARTING:
             self._check_phase(state, PLAYING, what)
-        seat = _seat(state, data, what)
+        seat = player_seat(state.players, data, what)
         tile = parse_tile(require(data, "tile", str, what))
         cell = _parse_cell(data, what)
         numbers = _parse_corners(data, what)
@@ -540,9 +539,7 @@ class TriOminos:
         shown = None if shown_raw is None else parse_tile(shown_raw, "shown")
         if state.phase == STARTING:
             return self._start_placement(state, seat, tile, cell, numbers, shown)
-        if seat != state.turn:
-            assert state.turn is not None
-            raise IllegalEvent(f"it is {_name(state, state.turn)}'s turn, not {_name(state, seat)}'s")
+        self._check_turn(state, seat)
         if shown is not None:
             raise IllegalEvent("shown is only for a 0-0-0 start: it shows the highest triple held with it")
         hand = _take(state, seat, tile)
@@ -623,10 +620,19 @@ class TriOminos:
             assert state.turn is not None
             raise IllegalEvent(f"it is {_name(state, state.turn)}'s turn, not {_name(state, seat)}'s")
 
+    def _check_cannot_play(self, state: TriState, seat: int, doing: str) -> None:
+        """A player who holds a tile that fits must place it: no draw, no pass."""
+        playable = _has_playable(state, seat)
+        if playable is not None:
+            raise IllegalEvent(
+                f"{_name(state, seat)} holds {playable[0]}, which fits at {fmt_cell(playable[1])}: "
+                f"a player who can play may not {doing}"
+            )
+
     def _tile_drawn(self, state: TriState, data: Mapping[str, Any]) -> TriState:
         what = "tile_drawn"
         self._check_phase(state, PLAYING, what)
-        seat = _seat(state, data, what)
+        seat = player_seat(state.players, data, what)
         self._check_turn(state, seat)
         who = _name(state, seat)
         if "tile" not in data:
@@ -637,11 +643,7 @@ class TriOminos:
             raise IllegalEvent(f"{who} has made all {limit} draws this turn: place a tile or pass")
         if state.well == 0:
             raise IllegalEvent(f"the well is empty: {who} cannot draw; place a tile or pass")
-        playable = _has_playable(state, seat)
-        if playable is not None:
-            raise IllegalEvent(
-                f"{who} holds {playable[0]}, which fits at {_fmt_cell(playable[1])}: a player who can play may not draw"
-            )
+        self._check_cannot_play(state, seat, "draw")
         hand = state.hands[seat]
         assert hand is not None
         if tile is not None:
@@ -667,7 +669,7 @@ class TriOminos:
     def _turn_passed(self, state: TriState, data: Mapping[str, Any]) -> TriState:
         what = "turn_passed"
         self._check_phase(state, PLAYING, what)
-        seat = _seat(state, data, what)
+        seat = player_seat(state.players, data, what)
         self._check_turn(state, seat)
         penalty_item = self._pass_penalty(state, seat)
         totals, round_points = _add(state, {seat: penalty_item[1]})
@@ -691,11 +693,7 @@ class TriOminos:
         """The penalty a pass costs now, or a refusal when the player may not pass."""
         who = _name(state, seat)
         opts = state.options
-        playable = _has_playable(state, seat)
-        if playable is not None:
-            raise IllegalEvent(
-                f"{who} holds {playable[0]}, which fits at {_fmt_cell(playable[1])}: a player who can play may not pass"
-            )
+        self._check_cannot_play(state, seat, "pass")
         if state.draws >= opts["draw_limit"]:
             return (f"no play after {state.draws} draws", -opts["failed_draw_penalty"])
         if state.well == 0:
@@ -758,13 +756,21 @@ class TriOminos:
             winners=[ids[i] for i in state.winners],
         )
 
+    # Moves and view build on this module, so they are imported here, when first asked for.
+
     def to_json(self, state: TriState) -> dict[str, Any]:
+        from projections.tri_ominos_view import state_json
+
         return state_json(state)
 
     def legal_moves(self, state: TriState, player: str) -> list[dict[str, Any]]:
+        from projections.tri_ominos_moves import legal_moves
+
         return legal_moves(state, player)
 
     def describe(self, before: TriState, event: Event, after: TriState) -> Annotation:
+        from projections.tri_ominos_view import describe
+
         return describe(before, event, after)
 
     def random_match(
@@ -820,7 +826,7 @@ def _settle(state: TriState, kind: str, seat: int | None) -> TriState:
     tags = list(state.last.tags)
     if kind == "going_out":
         assert seat is not None
-        left = _others_total(state, state.hands, seat)
+        left = others_total(state.hands, seat)
         assert left is not None
         end_points[seat] = left
         items.append(("left in opponents' hands", left))
@@ -828,7 +834,7 @@ def _settle(state: TriState, kind: str, seat: int | None) -> TriState:
         seat = blocked_winner(state, state.hands)
         if seat is not None:
             own = hand_total(state.hands[seat].known)  # type: ignore[union-attr]
-            others = _others_total(state, state.hands, seat)
+            others = others_total(state.hands, seat)
             assert others is not None
             end_points[seat] = others - own
             items.append(("blocked round won", others - own))
@@ -846,228 +852,6 @@ def _settle(state: TriState, kind: str, seat: int | None) -> TriState:
         best = max(totals)
         return replace(state, phase=FINISHED, winners=tuple(i for i in range(n) if totals[i] == best))
     return state
-
-
-# ---- legal moves ---------------------------------------------------------------------------------
-
-
-def _placement_move(
-    state: TriState, seat: int, tile: str, cell: Cell, numbers: Corners, items: list[tuple[str, int]], tags: list[str]
-) -> dict[str, Any]:
-    hand = state.hands[seat]
-    assert hand is not None
-    if hand.size == 1:  # this tile goes out: the bonus, and the opponents' tiles where they are known
-        items = [*items, ("going out", state.options["going_out_bonus"])]
-        tags = [*tags, "going_out"]
-        left = _others_total(state, state.hands, seat)
-        if left is not None:
-            items.append(("left in opponents' hands", left))
-    return {
-        "type": "tile_placed",
-        "data": {"player": state.players[seat].id, "tile": tile, "cell": list(cell), "corners": list(numbers)},
-        "points": sum(p for _, p in items),
-        "tags": tags,
-        "items": [[label, pts] for label, pts in items],
-    }
-
-
-def _start_moves(state: TriState, seat: int) -> list[dict[str, Any]]:
-    hand = state.hands[seat]
-    if hand is None:
-        return []
-    moves = []
-    for tile in hand.known:
-        shows: list[str | None] = [None]
-        if tile == TRIPLES[0]:
-            shows += [t for t in hand.known if is_triple(t) and t != tile]
-        for shown in shows:
-            if start_problem(state, seat, tile, shown) is not None:
-                continue
-            items = start_points(tile, shown)
-            for rot in rotations(tile):
-                move = _placement_move(state, seat, tile, (0, 0), rot, items, ["start_bonus"] if len(items) > 1 else [])
-                if shown is not None:
-                    move["data"]["shown"] = shown
-                moves.append(move)
-    return moves
-
-
-def legal_moves(state: TriState, player: str) -> list[dict[str, Any]]:
-    """Every legal next event for `player` from what is known: placements (tile, cell, corners, points),
-    and a draw or pass where those are allowed. A starting tile is offered at [0, 0]."""
-    seat = next((i for i, p in enumerate(state.players) if p.id == player), None)
-    if seat is None:
-        return []
-    if state.phase == STARTING:
-        return _start_moves(state, seat)
-    if state.phase != PLAYING or state.turn != seat:
-        return []
-    hand = state.hands[seat]
-    assert hand is not None
-    moves: list[dict[str, Any]] = []
-    for cell in sorted(state.open_cells):
-        pts = corners(cell)
-        fitting = [(t, rot) for t in hand.known for rot in rotations(t) if _fits(state.values, pts, rot)]
-        if not fitting:
-            continue
-        bonus_items, tags, _ = placement_bonuses(state, cell)
-        for tile, rot in fitting:
-            items = [(tile, tile_sum(tile)), *bonus_items]
-            moves.append(_placement_move(state, seat, tile, cell, rot, items, tags))
-    if moves:
-        return moves  # a player who can play may neither draw nor pass
-    pid = state.players[seat].id
-    opts = state.options
-    if state.well and state.draws < opts["draw_limit"]:
-        draw = {"player": pid, "tile": None}  # the tile is whatever comes out of the well
-        moves.append({"type": "tile_drawn", "data": draw, "points": -DRAW_PENALTY, "tags": ["draw"]})
-    else:
-        data = {"player": pid}
-        after = GAME.apply(state, Event(0, "turn_passed", data))  # a pass may block the round: count its end too
-        points = after.totals[seat] - state.totals[seat]
-        tags = ["pass", "blocked"] if after.round_end is not None else ["pass"]
-        moves.append({"type": "turn_passed", "data": data, "points": points, "tags": tags})
-    return moves
-
-
-# ---- annotations -----------------------------------------------------------------------------------
-
-
-def _items_text(items: tuple[tuple[str, int], ...]) -> str:
-    text = ""
-    for i, (label, pts) in enumerate(items):
-        if i == 0:
-            text = f"{pts}" if label[0].isdigit() else f"{label} {pts}"
-        else:
-            text += f" + {label} {pts}" if pts >= 0 else f" − {label} {-pts}"
-    return text
-
-
-def describe(before: TriState, event: Event, after: TriState) -> Annotation:
-    data = event.data
-    seat = after.last.seat
-    pid = after.players[seat].id if seat is not None else None
-    who = after.players[seat].name if seat is not None else ""
-    tags = after.last.tags
-    if event.type == "round_started":
-        return Annotation(f"round {after.round} started: all {TILE_COUNT} tiles back in the well")
-    if event.type == "tiles_dealt":
-        hand = after.hands[seat] if seat is not None else None
-        hidden = f" ({hand.hidden} unseen)" if hand and hand.hidden else ""
-        return Annotation(f"{who} was dealt {len(data['tiles'])} tiles{hidden}", pid)
-    if event.type == "tile_placed":
-        verb = "started with" if before.phase == STARTING else "placed"
-        shown = f", showing {data['shown']}" if data.get("shown") else ""
-        where = _fmt_cell((data["cell"][0], data["cell"][1]))
-        text = f"{who} {verb} {data['tile']} at {where}{shown}: {_items_text(after.last.items)}"
-        return Annotation(text + _round_end_text(after, False), pid, tags)
-    if event.type == "tile_drawn":
-        tile = data.get("tile") or "a tile (unseen)"
-        left = after.options["draw_limit"] - after.draws
-        draws = f"{left} draw{'' if left == 1 else 's'} left"
-        return Annotation(f"{who} drew {tile}: −{DRAW_PENALTY}; {draws}, {after.well} in the well", pid, tags)
-    if event.type == "turn_passed":
-        label, pts = after.last.items[0]
-        text = f"{who} passed ({label}): −{-pts}"
-        return Annotation(text + _round_end_text(after, True), pid, tags)
-    if event.type == "hands_revealed":
-        given = data["hands"]
-        shown = "; ".join(f"{p.name} {', '.join(given[p.id]) or 'nothing'}" for p in after.players if p.id in given)
-        end = after.round_end
-        pid = after.players[end.seat].id if end and end.seat is not None else None
-        return Annotation(f"hands revealed: {shown}" + _round_end_text(after, True), pid, tags)
-    return Annotation(event.type)
-
-
-def _round_end_text(after: TriState, with_points: bool) -> str:
-    """How the round ended, when this event ended it; `with_points` adds the end points in words."""
-    end = after.round_end
-    if end is None or after.phase in (PLAYING, STARTING):
-        return ""
-    if not end.settled:
-        return f"; round {after.round} is over, hands to be revealed"
-    if end.kind == "going_out":
-        assert end.seat is not None
-        text = f"; round {after.round} over"
-        if with_points:
-            text += f": {after.players[end.seat].name} went out, +{end.points[end.seat]} from the hands left"
-    elif end.seat is None:
-        text = f"; round {after.round} blocked: a tie, nobody wins it"
-    else:
-        gain = end.points[end.seat]
-        text = f"; round {after.round} blocked: {after.players[end.seat].name} wins it, {gain:+d}"
-    if after.phase == FINISHED:
-        names = " and ".join(after.players[i].name for i in after.winners)
-        text += f"; match over, {names} {'win' if len(after.winners) > 1 else 'wins'} with {max(after.totals)}"
-    return text
-
-
-# ---- state JSON ------------------------------------------------------------------------------------
-
-
-def state_json(state: TriState) -> dict[str, Any]:
-    limit = state.options["draw_limit"]
-    end = state.round_end
-    last = state.board.get(state.last_cell) if state.last_cell is not None else None
-    return {
-        "game": NAME,
-        "options": {k: (list(v) if isinstance(v, tuple) else v) for k, v in state.options.items()},
-        "round": state.round,
-        "phase": state.phase,
-        "turn": state.players[state.turn].id if state.turn is not None else None,
-        "starter": state.players[state.starter].id if state.starter is not None else None,
-        "draws_this_turn": state.draws,
-        "draws_left": limit - state.draws if state.phase == PLAYING else None,
-        "well": state.well,
-        "passes_in_row": state.passes,
-        "players": [
-            {
-                "id": p.id,
-                "name": p.name,
-                "score": state.totals[i],
-                "round_score": state.round_points[-1][i] if state.round_points else 0,
-                "dealt": state.hands[i] is not None,
-                "hand": list(h.known) if (h := state.hands[i]) else [],
-                "hidden": h.hidden if h else 0,
-                "tiles": h.size if h else 0,
-            }
-            for i, p in enumerate(state.players)
-        ],
-        "board": [
-            {
-                "cell": list(cell),
-                "up": is_up(cell),
-                "tile": placed.tile,
-                "corners": list(placed.corners),
-                "points_at": [list(pt) for pt in corners(cell)],
-                "player": state.players[placed.seat].id,
-                "order": placed.order,
-                "bridge": placed.bridge,
-                "points": placed.points,
-            }
-            for cell, placed in sorted(state.board.items(), key=lambda kv: kv[1].order)
-        ],
-        "open_cells": [list(c) for c in sorted(state.open_cells)],
-        "last_placement": None
-        if last is None or state.last_cell is None
-        else {
-            "cell": list(state.last_cell),
-            "tile": last.tile,
-            "corners": list(last.corners),
-            "player": state.players[last.seat].id,
-            "points": last.points,
-        },
-        "round_end": None
-        if end is None
-        else {
-            "kind": end.kind,
-            "player": state.players[end.seat].id if end.seat is not None else None,
-            "settled": end.settled,
-            "points": {p.id: end.points[i] for i, p in enumerate(state.players)} if end.settled else None,
-        },
-        "finished": state.phase == FINISHED,
-        "winners": [state.players[i].id for i in state.winners],
-    }
 
 
 GAME = TriOminos()
