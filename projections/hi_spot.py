@@ -1,4 +1,5 @@
-"""Hi-Spot / Stack-Ominos (RULES.md §3): the rule reducer.
+"""Hi-Spot / Stack-Ominos (RULES.md §3): the rules. Legal moves are in `hi_spot_moves.py`, event
+descriptions and the state JSON in `hi_spot_view.py`; `GAME` delegates to them.
 
 Each event is checked against the state, then a new state is built with `dataclasses.replace`; the
 tray, racks and turn are tuples and frozensets, so the state passed in is never changed and every
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -27,7 +29,16 @@ from projections.hi_spot_tiles import (
     mask_of,
     positions_of,
 )
-from projections.options import Option, Player, boolean, parse_options, parse_players, positive_int, require
+from projections.options import (
+    Option,
+    Player,
+    boolean,
+    parse_options,
+    parse_players,
+    player_seat,
+    positive_int,
+    require,
+)
 from projections.protocol import Annotation, ScoreSheet
 
 SECTIONS = 9
@@ -135,48 +146,57 @@ class State:
 # ---------------------------------------------------------------- derived facts
 
 
-def turn_points(state: State, turn: Turn | None) -> int:
-    """The turn's score if it ended now: 9 per stack brought to 9, the others at their current dots."""
-    if turn is None:
-        return 0
+def stack_points(state: State, turn: Turn) -> dict[int, int]:
+    """What each stack added to this turn scores if the turn ended now (first-touch order): 9 when
+    brought to 9 (even if cleared from the tray since), else its current dots."""
     dots = {s.uid: s.dots for s in state.tray if s is not None}
-    return sum(9 if uid in turn.nines else dots[uid] for uid in turn.added)
+    return {uid: 9 if uid in turn.nines else dots[uid] for uid in turn.added}
+
+
+def turn_points(state: State, turn: Turn | None) -> int:
+    """The turn's score if it ended now: the sum of its `stack_points`."""
+    return sum(stack_points(state, turn).values()) if turn is not None else 0
 
 
 def refill_needed(state: State, seat: int) -> int:
     return min(state.rack_size - state.racks[seat].size, state.bag)
 
 
-def blocking_reason(state: State) -> str | None:
-    """Why the round is *not* blocked (None when it is): an empty section, or a loose tile that fits."""
+def _first_place(state: State, tiles: AbstractSet[str]) -> tuple[int, str | None] | None:
+    """Where one of `tiles` could go now: the first empty section (tile None: any tile, seen or not,
+    starts a stack there), else the first section one of them fits, with the lowest such tile."""
     for i, stack in enumerate(state.tray, start=1):
         if stack is None:
-            return f"section {i} is empty"
-    on_tray = {t for s in state.tray if s is not None for t, _ in s.layers}
-    loose = state.tiles.ids - on_tray
+            return i, None
     for i, stack in enumerate(state.tray, start=1):
         assert stack is not None
-        fits = loose & state.tiles.fitting(stack.mask, state.allow_flip)
+        fits = tiles & state.tiles.fitting(stack.mask, state.allow_flip)
         if fits:
-            return f"{min(fits)} (in a rack or the bag) fits in section {i}"
+            return i, min(fits)
     return None
+
+
+def blocking_reason(state: State) -> str | None:
+    """Why the round is *not* blocked (None when it is): an empty section, or a loose tile that fits."""
+    on_tray = {t for s in state.tray if s is not None for t, _ in s.layers}
+    place = _first_place(state, state.tiles.ids - on_tray)
+    if place is None:
+        return None
+    section, tile = place
+    return f"section {section} is empty" if tile is None else f"{tile} (in a rack or the bag) fits in section {section}"
 
 
 def is_blocked(state: State) -> bool:
     return state.phase == "play" and blocking_reason(state) is None
 
 
-def _can_play(state: State, rack: Rack) -> str | None:
+def can_play(state: State, rack: Rack) -> str | None:
     """Why the rack can be played at the start of a turn, as far as it is known (None: it cannot)."""
-    for i, stack in enumerate(state.tray, start=1):
-        if stack is None:
-            return f"section {i} is empty"  # any tile, seen or not, can start a stack there
-    for i, stack in enumerate(state.tray, start=1):
-        assert stack is not None
-        fits = state.tiles.fitting(stack.mask, state.allow_flip).intersection(rack.known)
-        if fits:
-            return f"section {i} takes {min(fits)}"
-    return None
+    place = _first_place(state, frozenset(rack.known))
+    if place is None:
+        return None
+    section, tile = place
+    return f"section {section} is empty" if tile is None else f"section {section} takes {tile}"
 
 
 def _where(state: State, tile: str) -> str:
@@ -191,29 +211,16 @@ def _where(state: State, tile: str) -> str:
     return "in the bag or an unseen rack" if any(r.hidden for r in state.racks) else "in the bag"
 
 
-def _tile_words(state: State, tile: str) -> str:
-    n = state.tiles.dots(tile)
-    return f"{tile} ({n} dot{'s' if n != 1 else ''})"
-
-
-def _count(n: int, what: str = "tile") -> str:
+def plural(n: int, what: str = "tile") -> str:
     return f"{n} {what}{'' if n == 1 else 's'}"
 
 
-def _names(state: State, seats: tuple[int, ...] | list[int]) -> str:
+def names_of(state: State, seats: tuple[int, ...] | list[int]) -> str:
     names = [state.name(s) for s in seats]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 # ---------------------------------------------------------------- field checks
-
-
-def _seat(state: State, data: Mapping[str, Any], what: str) -> int:
-    pid = require(data, "player", str, what)
-    for i, p in enumerate(state.players):
-        if p.id == pid:
-            return i
-    raise IllegalEvent(f"{what}: unknown player {pid!r}; players: {', '.join(p.id for p in state.players)}")
 
 
 def _tile(state: State, value: Any, what: str) -> str:
@@ -260,10 +267,10 @@ def _phase_words(state: State) -> str:
     if state.phase == "between_rounds":
         return "no round is being played; record round_started"
     if state.phase == "first_draw":
-        return f"the first-player draw is not finished ({_names(state, state.to_draw)} to draw)"
+        return f"the first-player draw is not finished ({names_of(state, state.to_draw)} to draw)"
     if state.phase == "racks":
         missing = [s for s in range(len(state.players)) if s not in state.racks_drawn]
-        return f"the racks are still being drawn ({_names(state, missing)} to draw)"
+        return f"the racks are still being drawn ({names_of(state, missing)} to draw)"
     if state.phase == "reveal":
         return f"round {state.round_no} has ended with hidden tiles; record racks_revealed first"
     if state.phase == "finished":
@@ -311,11 +318,11 @@ def _first_player_drawn(state: State, data: Mapping[str, Any]) -> State:
             raise IllegalEvent(f"{what}: unknown player {pid!r}")
         if ids[pid] not in state.to_draw:
             raise IllegalEvent(
-                f"{what}: {state.name(ids[pid])} is not in the tie; only {_names(state, state.to_draw)} draw"
+                f"{what}: {state.name(ids[pid])} is not in the tie; only {names_of(state, state.to_draw)} draw"
             )
     missing = [s for s in state.to_draw if state.players[s].id not in draws]
     if missing:
-        raise IllegalEvent(f"{what}: {_names(state, missing)} must draw too ({_names(state, state.to_draw)} draw)")
+        raise IllegalEvent(f"{what}: {names_of(state, missing)} must draw too ({names_of(state, state.to_draw)} draw)")
     drawn: dict[int, str] = {}
     for pid, value in draws.items():
         if value is None:
@@ -359,7 +366,7 @@ def _first_player_drawn(state: State, data: Mapping[str, Any]) -> State:
 
 def _tiles_drawn(state: State, data: Mapping[str, Any]) -> State:
     what = "tiles_drawn"
-    seat = _seat(state, data, what)
+    seat = player_seat(state.players, data, what)
     tiles = _tile_list(state, data, "tiles", what)
     who = state.name(seat)
     if state.phase == "racks":
@@ -367,7 +374,7 @@ def _tiles_drawn(state: State, data: Mapping[str, Any]) -> State:
             raise IllegalEvent(f"{what}: {who} has already drawn a rack this round")
         want = min(state.rack_size, state.bag)
         if len(tiles) != want:
-            raise IllegalEvent(f"{what}: {who} draws a rack of {_count(want)}, not {len(tiles)}")
+            raise IllegalEvent(f"{what}: {who} draws a rack of {plural(want)}, not {len(tiles)}")
     else:
         _expect_turn(state, seat, what)
         turn = state.turn
@@ -385,7 +392,7 @@ def _tiles_drawn(state: State, data: Mapping[str, Any]) -> State:
         if len(tiles) != want:
             held = state.racks[seat].size
             raise IllegalEvent(
-                f"{what}: {who} must draw {_count(want)} (rack {held} of {state.rack_size}, "
+                f"{what}: {who} must draw {plural(want)} (rack {held} of {state.rack_size}, "
                 f"{state.bag} in the bag), not {len(tiles)}"
             )
     _check_in_bag(state, tiles, what)
@@ -427,7 +434,7 @@ def _dots_field(state: State, data: Mapping[str, Any], tile: str, what: str) -> 
 
 def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
     what = "tile_placed"
-    seat = _seat(state, data, what)
+    seat = player_seat(state.players, data, what)
     _expect_turn(state, seat, what)
     who = state.name(seat)
     turn = state.turn or Turn(seat)
@@ -509,7 +516,7 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
 
 def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
     what = "turn_ended"
-    seat = _seat(state, data, what)
+    seat = player_seat(state.players, data, what)
     _expect_turn(state, seat, what)
     who = state.name(seat)
     if state.turn is None or not state.turn.placed:
@@ -518,7 +525,7 @@ def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
         )
     need = refill_needed(state, seat)
     if need:
-        raise IllegalEvent(f"{what}: {who} must first refill the rack: draw {_count(need)}")
+        raise IllegalEvent(f"{what}: {who} must first refill the rack: draw {plural(need)}")
     points = turn_points(state, state.turn)
     totals = _add(state.totals, seat, points)
     rounds = state.rounds[:-1] + (_add(state.rounds[-1], seat, points),)
@@ -533,7 +540,7 @@ def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
 
 def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
     what = "tiles_exchanged"
-    seat = _seat(state, data, what)
+    seat = player_seat(state.players, data, what)
     _expect_turn(state, seat, what)
     who = state.name(seat)
     if state.turn is not None:
@@ -541,7 +548,7 @@ def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
     if blocking_reason(state) is None:
         raise IllegalEvent(f"{what}: the round is blocked (no tile in a rack or the bag fits); record round_ended")
     rack = state.racks[seat]
-    playable = _can_play(state, rack)
+    playable = can_play(state, rack)
     if playable is not None:
         raise IllegalEvent(f"{what}: {who} can play ({playable}), so may not exchange")
     returned = _tile_list(state, data, "returned", what)
@@ -549,7 +556,7 @@ def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
     if not returned:
         raise IllegalEvent(f"{what}: return at least one tile")
     if len(returned) > rack.size:
-        raise IllegalEvent(f"{what}: {who} holds {_count(rack.size)}, cannot return {len(returned)}")
+        raise IllegalEvent(f"{what}: {who} holds {plural(rack.size)}, cannot return {len(returned)}")
     if len(drawn) != len(returned):
         raise IllegalEvent(f"{what}: draw as many tiles as returned ({len(returned)}), not {len(drawn)}")
     from_hidden = 0
@@ -560,7 +567,7 @@ def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
             from_hidden += 1
     if from_hidden > rack.hidden:
         raise IllegalEvent(
-            f"{what}: {who} holds only {_count(rack.hidden, 'hidden tile')}, cannot return {from_hidden} unseen"
+            f"{what}: {who} holds only {plural(rack.hidden, 'hidden tile')}, cannot return {from_hidden} unseen"
         )
     back = frozenset(t for t in returned if t is not None)
     _check_in_bag(state, drawn, what, back)
@@ -608,12 +615,12 @@ def _racks_revealed(state: State, data: Mapping[str, Any]) -> State:
         if pid not in racks:
             if rack.hidden:
                 raise IllegalEvent(
-                    f"{what}: {who}'s rack holds {_count(rack.hidden, 'hidden tile')} and must be listed"
+                    f"{what}: {who}'s rack holds {plural(rack.hidden, 'hidden tile')} and must be listed"
                 )
             continue
         tiles = _tile_list(state, racks, pid, what, hidden_ok=False)
         if len(tiles) != rack.size:
-            raise IllegalEvent(f"{what}: {who} holds {_count(rack.size)}, not {len(tiles)}")
+            raise IllegalEvent(f"{what}: {who} holds {plural(rack.size)}, not {len(tiles)}")
         missing = [t for t in rack.known if t not in tiles]
         if missing:
             raise IllegalEvent(f"{what}: {who}'s rack is known to hold {', '.join(missing)}")
@@ -664,284 +671,6 @@ _HANDLERS: dict[str, Callable[[State, Mapping[str, Any]], State]] = {
 }
 
 
-# ---------------------------------------------------------------- legal moves
-
-
-def placements(state: State, seat: int, tiles: list[str] | tuple[str, ...]) -> list[dict[str, Any]]:
-    """Every legal placement of `tiles` (the player's rack, as far as the caller knows it) right now."""
-    if state.phase != "play" or state.current != seat:
-        return []
-    turn = state.turn or Turn(seat)
-    if turn.refilled or state.racks[seat].size == 0:
-        return []
-    seg, flip = turn.segment, state.allow_flip
-    may_start = turn.new_stack is None and seg is None
-    base = turn_points(state, turn)
-    left = state.racks[seat].size - 1
-    out: list[dict[str, Any]] = []
-    for tile in sorted(set(tiles)):
-        rest = [t for t in tiles if t != tile]
-        for i, stack in enumerate(state.tray):
-            if stack is None:
-                if not may_start:
-                    continue
-                masks, gain, old_mask = state.tiles.orientations(tile, flip), 0, 0
-            else:
-                if stack.full or (seg == "new_stack" and stack.uid != turn.new_stack):
-                    continue
-                masks = tuple(o for o in state.tiles.orientations(tile, flip) if not o & stack.mask)
-                was = (9 if stack.uid in turn.nines else stack.dots) if stack.uid in turn.added else 0
-                gain, old_mask = -was, stack.mask
-            for o in masks:
-                dots = dot_count(old_mask | o)
-                nine = dots == 9
-                after = old_mask | o
-                if nine or left == 0:
-                    goes_on = left > 0 or state.bag > 0
-                elif stack is None or seg == "new_stack":  # the segment builds this stack: only it takes more
-                    goes_on = any(r in state.tiles.fitting(after, flip) for r in rest)
-                else:
-                    goes_on = _can_add_more(state, stack.uid, after, rest)
-                out.append(
-                    {
-                        "type": "tile_placed",
-                        "data": {
-                            "player": state.players[seat].id,
-                            "tile": tile,
-                            "section": i + 1,
-                            "dots": positions_of(o),
-                        },
-                        "points": base + gain + (9 if nine else dots),
-                        "nine": nine,
-                        "new_stack": stack is None,
-                        "turn_can_continue": goes_on,
-                    }
-                )
-    return out
-
-
-def _can_add_more(state: State, uid: int, after: int, rest: list[str]) -> bool:
-    """After adding to stack `uid` (now `after`), could one of `rest` go on a stack of the tray?"""
-    for s in state.tray:
-        if s is None:
-            continue
-        mask = after if s.uid == uid else s.mask
-        if mask != FULL and any(r in state.tiles.fitting(mask, state.allow_flip) for r in rest):
-            return True
-    return False
-
-
-def legal_moves(state: State, player: str) -> list[dict[str, Any]]:
-    seat = next((i for i, p in enumerate(state.players) if p.id == player), None)
-    if seat is None:
-        return []
-    pid = state.players[seat].id
-    if state.phase == "racks" and seat not in state.racks_drawn:
-        n = min(state.rack_size, state.bag)
-        return [{"type": "tiles_drawn", "data": {"player": pid, "tiles": [None] * n}, "points": 0}]
-    if state.phase != "play" or state.current != seat:
-        return []
-    rack, turn = state.racks[seat], state.turn
-    if turn is None:
-        if blocking_reason(state) is None:
-            lost = -sum(state.tiles.dots(t) for t in rack.known) if not rack.hidden else 0
-            return [{"type": "round_ended", "data": {"reason": "blocked"}, "points": lost}]
-        moves = placements(state, seat, rack.known)
-        if _can_play(state, rack) is None:
-            data = {"player": pid, "returned": list(rack.known) + [None] * rack.hidden, "drawn": [None] * rack.size}
-            moves.append(
-                {
-                    "type": "tiles_exchanged",
-                    "data": data,
-                    "points": 0,
-                    "note": "any non-empty part of the rack may be returned, as many drawn",
-                }
-            )
-        return moves
-    moves = placements(state, seat, rack.known)
-    points = turn_points(state, turn)
-    need = refill_needed(state, seat)
-    if need:
-        moves.append(
-            {
-                "type": "tiles_drawn",
-                "data": {"player": pid, "tiles": [None] * need},
-                "points": points,
-                "mid_turn": rack.size == 0,
-            }
-        )
-    else:
-        going_out = rack.size == 0 and state.bag == 0
-        moves.append({"type": "turn_ended", "data": {"player": pid}, "points": points, "round_ended": going_out})
-    return moves
-
-
-# ---------------------------------------------------------------- reading the state
-
-
-def _stack_json(stack: Stack | None, section: int) -> dict[str, Any]:
-    if stack is None:
-        return {"section": section, "stack": None}
-    return {
-        "section": section,
-        "stack": {
-            "id": stack.uid,
-            "dots": stack.dots,
-            "covered": positions_of(stack.mask),
-            "full": stack.full,
-            "tiles": [{"tile": t, "dots": positions_of(m)} for t, m in stack.layers],
-        },
-    }
-
-
-def _placement_json(state: State, p: Placement) -> dict[str, Any]:
-    return {
-        "player": state.players[p.seat].id,
-        "tile": p.tile,
-        "section": p.section,
-        "dots": positions_of(p.mask),
-        "stack_dots": p.stack_dots,
-        "new_stack": p.new_stack,
-        "nine": p.nine,
-        "cleared": p.cleared,
-    }
-
-
-def to_json(state: State) -> dict[str, Any]:
-    turn = state.turn
-    ids = [p.id for p in state.players]
-    return {
-        "game": "hi-spot",
-        "round": state.round_no,
-        "phase": state.phase,
-        "options": {k: v for k, v in state.options.items() if k != "tile_set"}
-        | {"tile_set": state.tiles.name, "rack_size": state.rack_size},
-        "players": [
-            {
-                "id": p.id,
-                "name": p.name,
-                "score": state.totals[i],
-                "rack": list(state.racks[i].known) if state.racks else [],
-                "hidden": state.racks[i].hidden if state.racks else 0,
-                "rack_count": state.racks[i].size if state.racks else 0,
-            }
-            for i, p in enumerate(state.players)
-        ],
-        "to_act": ids[state.current] if state.current is not None else None,
-        "first_player": ids[state.first] if state.first is not None else None,
-        "first_draws": [{ids[s]: t for s, t in d} for d in state.draws],
-        "to_draw": [ids[s] for s in state.to_draw],  # the first-player draw still running
-        "racks_to_draw": [ids[s] for s in range(len(ids)) if state.phase == "racks" and s not in state.racks_drawn],
-        "tray": [_stack_json(s, i) for i, s in enumerate(state.tray, start=1)],
-        "bag": state.bag,
-        "set_aside": list(state.aside),
-        # The printed pattern of every tile shown off the tray (racks, draws), for drawing them.
-        "patterns": {
-            t: positions_of(state.tiles.masks[t])
-            for t in sorted(
-                {t for r in state.racks for t in r.known} | {t for d in state.draws for _, t in d} | set(state.aside)
-            )
-        },
-        "turn": None
-        if turn is None
-        else {
-            "player": ids[turn.seat],
-            "placements": [_placement_json(state, p) for p in turn.placed],
-            "points": turn_points(state, turn),
-            "nines": len(turn.nines),
-            "new_stack_started": turn.new_stack is not None,
-            "segment": turn.segment,
-            "refilled": turn.refilled,
-            "refill_needed": refill_needed(state, turn.seat),
-        },
-        "blocked": is_blocked(state) and turn is None,
-        "last_placement": _placement_json(state, state.last) if state.last else None,
-        "round_end": None
-        if state.end_reason is None
-        else {
-            "reason": state.end_reason,
-            "awaiting_reveal": state.phase == "reveal",
-            "deductions": dict(zip(ids, state.deductions, strict=True)) if state.deductions is not None else None,
-        },
-        "rounds": [dict(zip(ids, r, strict=True)) for r in state.rounds],
-        "finished": state.phase == "finished",
-        "winners": list(state.winners),
-    }
-
-
-def _tiles_words(tiles: list[Any]) -> str:
-    hidden = sum(t is None for t in tiles)
-    shown = [t for t in tiles if t is not None]
-    parts = shown + ([f"{hidden} hidden"] if hidden else [])
-    return f"{_count(len(tiles))} ({', '.join(parts)})" if tiles else "no tiles"
-
-
-def _deduction_words(state: State) -> str:
-    assert state.deductions is not None
-    return ", ".join(f"{state.name(i)} −{d}" for i, d in enumerate(state.deductions) if d) or "no rack dots left"
-
-
-def describe(before: State, event: Event, after: State) -> Annotation:
-    d, t = event.data, event.type
-    pid = d.get("player") if isinstance(d.get("player"), str) else None
-    seat = next((i for i, p in enumerate(after.players) if p.id == pid), None)
-    who = after.name(seat) if seat is not None else ""
-    if t == "round_started":
-        return Annotation(f"round {after.round_no} started: all tiles in the bag")
-    if t == "first_player_drawn":
-        drawn = ", ".join(f"{after.name(s)} {_tile_words(after, tile)}" for s, tile in after.draws[-1])
-        if after.first is None:
-            return Annotation(f"first-player draw: {drawn}; {_names(after, after.to_draw)} tie and draw again")
-        return Annotation(f"first-player draw: {drawn}; {after.name(after.first)} starts")
-    if t == "tiles_drawn":
-        tiles = d["tiles"]
-        if before.phase == "racks":
-            return Annotation(f"{who} drew a rack of {_tiles_words(tiles)}", pid)
-        if before.racks[seat or 0].size == 0:
-            return Annotation(f"{who} emptied the rack and drew {_tiles_words(tiles)} to go on", pid)
-        return Annotation(f"{who} refilled the rack: {_tiles_words(tiles)}", pid)
-    if t == "tile_placed":
-        p = after.last
-        assert p is not None
-        text = f"{who} placed {_tile_words(after, p.tile)} at {positions_of(p.mask)} in section {p.section}"
-        tags: list[str] = []
-        if p.new_stack:
-            text += ", starting a new stack"
-            tags.append("new_stack")
-        if p.nine:
-            text += ": full stack, 9" + (" (back into the bag)" if p.cleared else "")
-            tags.append("full_stack")
-        else:
-            text += f": stack of {p.stack_dots}"
-        text += f"; turn so far {turn_points(after, after.turn)}"
-        return Annotation(text, pid, tuple(tags))
-    if t == "tiles_exchanged":
-        n = len(d["returned"])
-        return Annotation(f"{who} cannot play: returned {_count(n)}, drew {n}, misses the turn", pid, ("exchange",))
-    if t == "turn_ended":
-        assert before.turn is not None and seat is not None
-        turn = before.turn
-        dots = {s.uid: s.dots for s in before.tray if s is not None}
-        section = {p.stack: p.section for p in turn.placed}
-        words = [f"{9 if uid in turn.nines else dots[uid]} (section {section[uid]})" for uid in turn.added]
-        points = turn_points(before, turn)
-        text = f"{who} ended the turn: {' + '.join(words)} = {points} points, total {after.totals[seat]}"
-        tags = []
-        if after.phase == "finished":
-            text += f"; {who} reaches {after.options['target_score']} and wins"
-        elif after.end_reason == "going_out":  # reset at every round_started, so set by this turn
-            text += f"; {who} went out, round {after.round_no} over"
-            text += f" ({_deduction_words(after)})" if after.deductions is not None else " (racks to reveal)"
-            tags.append("going_out")
-        return Annotation(text, pid, tuple(tags))
-    if t == "round_ended":
-        tail = f": {_deduction_words(after)}" if after.deductions is not None else "; racks to reveal"
-        return Annotation(f"round {after.round_no} blocked: no tile fits the tray{tail}", tags=("blocked",))
-    if t == "racks_revealed":
-        return Annotation(f"racks revealed, round {after.round_no} over: {_deduction_words(after)}")
-    return Annotation(t, pid)
-
-
 # ---------------------------------------------------------------- the game
 
 
@@ -977,13 +706,21 @@ class HiSpot:
             winners=list(state.winners),
         )
 
+    # Moves and view build on this module, so they are imported here, when first asked for.
+
     def to_json(self, state: State) -> dict[str, Any]:
-        return to_json(state)
+        from projections.hi_spot_view import state_json
+
+        return state_json(state)
 
     def legal_moves(self, state: State, player: str) -> list[dict[str, Any]]:
+        from projections.hi_spot_moves import legal_moves
+
         return legal_moves(state, player)
 
     def describe(self, before: State, event: Event, after: State) -> Annotation:
+        from projections.hi_spot_view import describe
+
         return describe(before, event, after)
 
     def random_match(

@@ -12,7 +12,8 @@ import random
 from typing import Any
 
 from projections.events import Event
-from projections.hi_spot import GAME, State, is_blocked, placements, refill_needed
+from projections.hi_spot import GAME, State, is_blocked, refill_needed
+from projections.hi_spot_moves import placements
 
 STOP_EARLY = 0.15  # chance of ending a turn that could go on: a real player sometimes keeps tiles back
 GREEDY = 0.5  # chance of taking the best-scoring placement rather than any legal one
