@@ -96,6 +96,15 @@
         if (!disabled && value >= m.n) { return [true, "Play"]; }
         return [window.dash_clientside.no_update, window.dash_clientside.no_update];
       },
+      /* The event list arrives as one escaped HTML table (see replay.event_table). */
+      events: function (html) {
+        var list = document.getElementById("event-list");
+        if (list && typeof html === "string") {
+          list.innerHTML = html;
+          markRow(state.step, 0);
+        }
+        return window.dash_clientside.no_update;
+      },
       /* The step changed (any way): URL, current row, and what the keys step from. */
       sync: function (value, m) {
         var k = value || 0;

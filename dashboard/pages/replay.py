@@ -89,7 +89,9 @@ def layout(store: EventStore, cache: ReplayCache, match_id: str, search: str | N
                 html.H3("Events"),
                 html.P("Click an event to go there. Struck-through events were undone by a referee's rewind.",
                        className="muted small"),
-                html.Div(event_table(replay, step), id="event-list", className="event-list"),
+                dcc.Store(id="replay-events", data=event_table(replay, step)),
+                dcc.Store(id="replay-events-shown"),
+                html.Div(id="event-list", className="event-list"),
             ]),
         ]),
     ])
@@ -111,9 +113,10 @@ def _marks(n: int) -> dict[int, str]:
     return marks
 
 
-def event_table(replay: Replay, step: int) -> dcc.Markdown:
-    """The event list as one HTML table: hundreds of rows cost the browser one component, not thousands.
-    Every text is escaped; the rows carry their seq for the page script (current row, click to go)."""
+def event_table(replay: Replay, step: int) -> str:
+    """The event list as one HTML table, put in place by the page script: hundreds of rows cost the
+    browser one string, not thousands of components. Every text is escaped; the rows carry their seq
+    for the page script (current row, click to go)."""
     names = replay.names
     out = ['<table class="table events"><thead><tr>',
            *(f"<th>{h}</th>" for h in ("#", "event", "player", "what happened", "points", "recorded")),
@@ -143,7 +146,7 @@ def event_table(replay: Replay, step: int) -> dcc.Markdown:
             "</tr>"
         )
     out.append("</tbody></table>")
-    return dcc.Markdown("".join(out), dangerously_allow_html=True, className="event-table")
+    return "".join(out)
 
 
 def render_parts(replay: Replay, view: StepView) -> tuple[dict[str, Any], Any, str, str, Any]:
@@ -213,6 +216,11 @@ def register(app: Dash, store: EventStore, cache: ReplayCache) -> None:
         State("replay-autoplay", "disabled"),
         State("replay-meta", "data"),
         prevent_initial_call=True,
+    )
+    app.clientside_callback(
+        ClientsideFunction(namespace="scorebook", function_name="events"),
+        Output("replay-events-shown", "data"),
+        Input("replay-events", "data"),
     )
     app.clientside_callback(
         ClientsideFunction(namespace="scorebook", function_name="sync"),
