@@ -5,10 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from tests.test_hi_spot_helpers import (
+    ANN_OUT,
+    HIDDEN5,
     LIGHT,
+    ROW2,
+    blocked_round,
+    bo_exchange,
     draw,
     end,
     ev,
+    light_start,
     opening,
     place,
     play,
@@ -18,22 +24,11 @@ from tests.test_hi_spot_helpers import (
     tile_set,
     totals,
 )
-from tests.test_hi_spot_round import ANN_OUT, ROW2, SIX
-
-HIDDEN5 = [None] * 5
 
 
 def hidden_blocked_round() -> list[dict[str, Any]]:
-    """The blocked round of test_hi_spot_round with every one of Bo's draws unseen."""
-    lines = opening({"ann": ["H01", "H02", "H03", "H04", "P1"], "bo": HIDDEN5}, [{"ann": "H01", "bo": "F1"}],
-                    tile_set=SIX)  # fmt: skip
-    turns = [("ann", "H01", "H10"), ("bo", "H06", None), ("ann", "H02", "H12"), ("bo", "H07", None),
-             ("ann", "H03", "H14"), ("bo", "H08", None), ("ann", "H04", "H16"), ("bo", "H09", None),
-             ("ann", "H10", "F3")]  # fmt: skip
-    for section, (who, tile, drawn) in enumerate(turns, start=1):
-        lines += [place(who, tile, section, ROW2), draw(who, drawn), end(who)]
-    lines += [ev("tiles_exchanged", player="bo", returned=[None, None], drawn=[None, None])]
-    return lines + [place("ann", "P1", 1, [6]), draw("ann", "F2"), end("ann"), ev("round_ended", reason="blocked")]
+    """blocked_round with every one of Bo's tiles drawn unseen, then round_ended."""
+    return blocked_round(bo_seen=False) + [ev("round_ended", reason="blocked")]
 
 
 def test_a_hidden_slot_plays_any_tile_whose_place_is_unknown() -> None:
@@ -55,7 +50,7 @@ def test_a_hidden_slot_plays_any_tile_whose_place_is_unknown() -> None:
 def test_a_known_tile_drawn_must_not_be_known_elsewhere_and_returns_check_the_hidden_count() -> None:
     lines = hidden_blocked_round()
     refused(lines[:6], draw("ann", "H01"), "H01 is not in the bag: it is on the tray in section 1")
-    exchange = lines.index(ev("tiles_exchanged", player="bo", returned=[None, None], drawn=[None, None]))
+    exchange = lines.index(bo_exchange(bo_seen=False))
     before = lines[:exchange]
     refused(before, ev("tiles_exchanged", player="bo", returned=[None] * 6, drawn=[None] * 6), "Bo holds 5 tiles")
     refused(before, ev("tiles_exchanged", player="bo", returned=["H01"], drawn=[None]), "H01 is not in Bo's rack")
@@ -92,8 +87,7 @@ def test_a_round_ended_with_hidden_racks_waits_for_racks_revealed() -> None:
 
 
 def test_going_out_with_hidden_racks_deducts_at_the_reveal_and_the_player_out_lists_an_empty_rack() -> None:
-    lines = opening({"ann": ["C1", "C2", "C3", "C4", "C5"], "bo": HIDDEN5}, [{"ann": "D1", "bo": "C1"}],
-                    tile_set=LIGHT) + ANN_OUT + [end("ann")]  # fmt: skip
+    lines = light_start(bo=HIDDEN5) + ANN_OUT + [end("ann")]
     f = play(lines)
     assert state_json(f)["phase"] == "reveal" and f.describe(f.seq).tags == ("going_out",)
     f = play(lines + [ev("racks_revealed", racks={"ann": [], "bo": ["D1", "D2", "D3", "D4", "D5"]})])
@@ -101,8 +95,7 @@ def test_going_out_with_hidden_racks_deducts_at_the_reveal_and_the_player_out_li
 
 
 def test_a_winning_turn_needs_no_reveal() -> None:
-    lines = opening({"ann": ["C1", "C2", "C3", "C4", "C5"], "bo": HIDDEN5}, [{"ann": "D1", "bo": "C1"}],
-                    tile_set=LIGHT, target_score=5) + ANN_OUT + [end("ann")]  # fmt: skip
+    lines = light_start(bo=HIDDEN5, target_score=5) + ANN_OUT + [end("ann")]
     f = play(lines)
     assert f.finished and totals(f) == {"ann": 5, "bo": 0}
 

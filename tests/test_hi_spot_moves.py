@@ -9,9 +9,8 @@ from projections.events import Event
 from projections.hi_spot import GAME
 from projections.timeline import Fold, fold_dicts
 from tests.examples import load_example
-from tests.test_hi_spot_helpers import draw, end, ev, place, play
-from tests.test_hi_spot_round import ANN_OUT, blocked_round, light_start, nine_stacks
-from tests.test_hi_spot_rules import lone_three, start
+from tests.test_hi_spot_helpers import ANN_OUT, blocked_round, draw, end, ev, light_start, nine_stacks, place, play
+from tests.test_hi_spot_rules import bo_adds_three_and_two, lone_three, start
 
 
 def moves(f: Fold, player: str) -> list[dict[str, Any]]:
@@ -59,9 +58,7 @@ def test_the_last_tile_with_the_bag_empty_ends_the_turn() -> None:
 
 
 def test_a_nine_lets_the_turn_go_on() -> None:
-    lines = lone_three() + [place("bo", "MID1", 1, [3, 4, 5]), place("bo", "DUO1", 1, [6, 7]),
-                            draw("bo", "TRI4", "DUO3"), end("bo")]  # fmt: skip
-    nine = [m for m in moves(play(lines), "ann") if m["nine"]]
+    nine = [m for m in moves(play(bo_adds_three_and_two()), "ann") if m["nine"]]
     assert [(m["data"]["tile"], m["data"]["dots"], m["points"], m["turn_can_continue"]) for m in nine] == [
         ("ONE1", [8], 9, True), ("ONE2", [8], 9, True), ("ONE4", [8], 9, True)]  # fmt: skip
 
@@ -87,8 +84,7 @@ def test_exchange_blocked_and_rack_draw_suggestions() -> None:
 
 
 def test_descriptions_and_tags() -> None:
-    lines = lone_three() + [place("bo", "MID1", 1, [3, 4, 5]), place("bo", "DUO1", 1, [6, 7]),
-                            draw("bo", "TRI4", "DUO3"), end("bo")]  # fmt: skip
+    lines = bo_adds_three_and_two()
     lines += [place("ann", "ONE1", 1, [8]), place("ann", "TRI2", 2, [0, 1, 2]), place("ann", "CEN1", 2, [4])]
     lines += [draw("ann", "ONE5", "ONE6", "CEN2"), end("ann")]
     f = play(lines)

@@ -5,11 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from tests.test_hi_spot_helpers import (
+    ANN_OUT,
     LIGHT,
     PLAYERS,
+    blocked_round,
+    bo_exchange,
     draw,
     end,
     ev,
+    light_start,
+    nine_stacks,
     opening,
     place,
     play,
@@ -120,16 +125,6 @@ def test_a_tile_must_come_from_the_players_rack() -> None:
 # ---------------------------------------------------------------- going out and the target
 
 
-def light_start(**options: Any) -> list[dict[str, Any]]:
-    # Every tile is in a rack: the bag is empty from the start.
-    return opening({"ann": ["C1", "C2", "C3", "C4", "C5"], "bo": ["D1", "D2", "D3", "D4", "D5"]},
-                   [{"ann": "D1", "bo": "C1"}], tile_set=LIGHT, **options)  # fmt: skip
-
-
-ANN_OUT = [place("ann", "C1", 5, [0]), place("ann", "C2", 5, [2]), place("ann", "C3", 5, [6]),
-           place("ann", "C4", 5, [8]), place("ann", "C5", 5, [4])]  # fmt: skip
-
-
 def test_going_out_with_the_bag_empty_ends_the_round_and_the_others_lose_their_rack_dots() -> None:
     f = play(light_start() + ANN_OUT + [end("ann")])
     assert totals(f) == {"ann": 5, "bo": -10}  # Bo holds five 2-dot tiles
@@ -147,8 +142,7 @@ def test_going_out_with_the_bag_empty_ends_the_round_and_the_others_lose_their_r
 def test_an_emptied_rack_is_refilled_mid_turn_and_the_turn_is_scored_at_its_end() -> None:
     # Twelve tiles: after the racks the bag holds E1 and E2 (1-dot edge tiles).
     tiles = LIGHT + tile_set(E1=[1], E2=[1])
-    lines = opening({"ann": ["C1", "C2", "C3", "C4", "C5"], "bo": ["D1", "D2", "D3", "D4", "D5"]},
-                    [{"ann": "D1", "bo": "C1"}], tile_set=tiles) + ANN_OUT  # fmt: skip
+    lines = light_start(tiles=tiles) + ANN_OUT
     refused(lines, end("ann"), "must first refill the rack: draw 2 tiles")
     refused(lines, place("ann", "E1", 5, [1]), "Ann's rack is empty")
     refused(lines, draw("ann", "E1"), "must draw 2 tiles")
@@ -180,25 +174,7 @@ def test_the_target_counts_at_the_end_of_a_turn_not_mid_turn() -> None:
 
 
 # ---------------------------------------------------------------- exchanges and blocked rounds
-
-# Sixteen 6-dot tiles (two rows), three 5-dot tiles and one corner dot. A 6 leaves a row of 3 free,
-# where neither a 5 nor a 6 fits; only P1 does.
-SIX = tile_set(**{f"H{i:02d}": [0, 1, 2, 3, 4, 5] for i in range(1, 17)}, F1=[0, 1, 2, 3, 4], F2=[0, 1, 2, 3, 4],
-               F3=[0, 1, 2, 3, 4], P1=[0])  # fmt: skip
-ROW2 = [0, 1, 2, 3, 4, 5]
-
-
-def nine_stacks() -> list[dict[str, Any]]:
-    """Nine turns, each a 6-dot tile on a new section (6 points); the bag keeps H05 only.
-    Ann ends with P1 H12 H14 H16 F3, Bo with F1 H11 H13 H15 F2."""
-    lines = opening({"ann": ["H01", "H02", "H03", "H04", "P1"], "bo": ["H06", "H07", "H08", "H09", "F1"]},
-                    [{"ann": "H01", "bo": "F1"}], tile_set=SIX)  # fmt: skip
-    turns = [("ann", "H01", "H10"), ("bo", "H06", "H11"), ("ann", "H02", "H12"), ("bo", "H07", "H13"),
-             ("ann", "H03", "H14"), ("bo", "H08", "H15"), ("ann", "H04", "H16"), ("bo", "H09", "F2"),
-             ("ann", "H10", "F3")]  # fmt: skip
-    for section, (who, tile, drawn) in enumerate(turns, start=1):
-        lines += [place(who, tile, section, ROW2), draw(who, drawn), end(who)]
-    return lines
+# nine_stacks, bo_exchange and blocked_round (tile set SIX) are in test_hi_spot_helpers.
 
 
 def test_exchange_only_when_no_rack_tile_can_be_placed() -> None:
@@ -215,8 +191,8 @@ def test_exchange_only_when_no_rack_tile_can_be_placed() -> None:
     refused(lines, ev("tiles_exchanged", player="bo", returned=[None], drawn=["H05"]), "Bo holds only 0 hidden tiles")
     refused(lines, ev("tiles_exchanged", player="bo", returned=["F1"], drawn=["H01"]), "H01 is not in the bag")
     refused(lines, ev("tiles_exchanged", player="ann", returned=["F3"], drawn=["H05"]), "it is Bo's turn")
-    # Returned tiles go back before the draw, so Bo may draw F1 again.
-    lines += [ev("tiles_exchanged", player="bo", returned=["F1", "F2"], drawn=["H05", "F1"])]
+    # Bo returns F1 F2 and draws H05 F1: returned tiles go back before the draw, so F1 can come again.
+    lines += [bo_exchange()]
     f = play(lines)
     s = state_json(f)
     assert s["to_act"] == "ann" and s["players"][1]["rack"] == ["H11", "H13", "H15", "H05", "F1"] and s["bag"] == 1
@@ -226,15 +202,9 @@ def test_exchange_only_when_no_rack_tile_can_be_placed() -> None:
 
 
 def test_an_exchange_comes_only_at_the_start_of_a_turn() -> None:
-    lines = nine_stacks() + [ev("tiles_exchanged", player="bo", returned=["F1", "F2"], drawn=["H05", "F1"])]
-    lines += [place("ann", "P1", 1, [6])]
+    lines = nine_stacks() + [bo_exchange(), place("ann", "P1", 1, [6])]
     refused(lines, ev("tiles_exchanged", player="ann", returned=["F3"], drawn=["F2"]), "already placed this turn")
     refused(lines, ev("round_ended", reason="blocked"), "Ann's turn is running")
-
-
-def blocked_round() -> list[dict[str, Any]]:
-    lines = nine_stacks() + [ev("tiles_exchanged", player="bo", returned=["F1", "F2"], drawn=["H05", "F1"])]
-    return lines + [place("ann", "P1", 1, [6]), draw("ann", "F2"), end("ann")]  # section 1: 7 dots
 
 
 def test_a_blocked_round_ends_with_round_ended_and_every_rack_is_deducted() -> None:

@@ -39,9 +39,15 @@ def start(**options: Any) -> list[dict[str, Any]]:
     )
 
 
-def lone_three() -> list[dict[str, Any]]:
+def lone_three(**options: Any) -> list[dict[str, Any]]:
     """Ann starts section 1 with TRI1 (3 points) and refills ONE4."""
-    return start() + [place("ann", "TRI1", 1, [0, 1, 2]), draw("ann", "ONE4"), end("ann")]
+    return start(**options) + [place("ann", "TRI1", 1, [0, 1, 2]), draw("ann", "ONE4"), end("ann")]
+
+
+def bo_adds_three_and_two(**options: Any) -> list[dict[str, Any]]:
+    """After lone_three, Bo adds MID1 (3) and DUO1 (2) to section 1, 8 dots and 8 points, and refills TRI4 DUO3."""
+    bo_turn = [place("bo", "MID1", 1, [3, 4, 5]), place("bo", "DUO1", 1, [6, 7]), draw("bo", "TRI4", "DUO3"), end("bo")]
+    return lone_three(**options) + bo_turn
 
 
 def test_first_play_three_and_three_scores_six() -> None:
@@ -55,8 +61,7 @@ def test_first_play_three_and_three_scores_six() -> None:
 
 
 def test_adding_a_three_and_a_two_to_a_lone_three_scores_eight_not_six_plus_eight() -> None:
-    f = play(lone_three() + [place("bo", "MID1", 1, [3, 4, 5]), place("bo", "DUO1", 1, [6, 7]),
-                             draw("bo", "TRI4", "DUO3"), end("bo")])  # fmt: skip
+    f = play(bo_adds_three_and_two())
     assert totals(f) == {"ann": 3, "bo": 8}
 
 
@@ -71,8 +76,7 @@ def test_adding_to_several_stacks_scores_each_stack_once_at_its_end_total() -> N
 
 
 def test_a_nine_scores_nine_and_the_player_may_start_a_new_stack() -> None:
-    lines = lone_three() + [place("bo", "MID1", 1, [3, 4, 5]), place("bo", "DUO1", 1, [6, 7]),
-                            draw("bo", "TRI4", "DUO3"), end("bo")]  # fmt: skip
+    lines = bo_adds_three_and_two()
     lines += [place("ann", "ONE1", 1, [8])]  # section 1 reaches 9
     assert state_json(play(lines))["tray"][0]["stack"]["full"] is True
     lines += [place("ann", "TRI2", 2, [0, 1, 2]), place("ann", "CEN1", 2, [4])]
@@ -122,8 +126,7 @@ def test_two_nines_and_a_new_stack_in_one_turn() -> None:
 
 
 def test_clear_full_stacks_sends_a_nine_back_to_the_bag_and_empties_the_section() -> None:
-    lines = start(clear_full_stacks=True) + [place("ann", "TRI1", 1, [0, 1, 2]), draw("ann", "ONE4"), end("ann")]
-    lines += [place("bo", "MID1", 1, [3, 4, 5]), place("bo", "DUO1", 1, [6, 7]), draw("bo", "TRI4", "DUO3"), end("bo")]
+    lines = bo_adds_three_and_two(clear_full_stacks=True)
     before = state_json(play(lines))
     old_id = before["tray"][0]["stack"]["id"]
     lines += [place("ann", "ONE1", 1, [8])]  # 9: TRI1 MID1 DUO1 ONE1 go back into the bag
@@ -139,7 +142,6 @@ def test_clear_full_stacks_sends_a_nine_back_to_the_bag_and_empties_the_section(
 
 
 def test_without_clear_full_stacks_the_nine_stays_on_the_tray() -> None:
-    lines = lone_three() + [place("bo", "MID1", 1, [3, 4, 5]), place("bo", "DUO1", 1, [6, 7]),
-                            draw("bo", "TRI4", "DUO3"), end("bo"), place("ann", "ONE1", 1, [8])]  # fmt: skip
+    lines = bo_adds_three_and_two() + [place("ann", "ONE1", 1, [8])]
     refused(lines + [place("ann", "TRI2", 2, [0, 1, 2])], draw("ann", "TRI1", "ONE5"), "TRI1 is not in the bag",
             "on the tray in section 1")  # fmt: skip
