@@ -11,6 +11,7 @@ from tests.test_tri_ominos_rules import (
     STRIP_PLACEMENTS,
     deal,
     draw,
+    opened,
     pass_turn,
     place,
     refusal,
@@ -79,10 +80,10 @@ def test_a_hidden_slot_plays_any_tile_not_seen_elsewhere() -> None:
 
 
 def test_a_known_hand_with_a_playable_tile_may_not_draw_even_with_hidden_tiles() -> None:
-    log = [*started(), deal("ann", "5-5-5"), deal("bo", "2-5-5"), place("ann", "5-5-5", (0, 0), (5, 5, 5))]
+    log = opened("2-5-5")
     assert "Bo holds 2-5-5, which fits" in refusal(log, draw("bo"))
     # With only hidden tiles nothing is known to fit, so the draw stands
-    log = [*started(), deal("ann", "5-5-5"), deal("bo", "0-1-2"), place("ann", "5-5-5", (0, 0), (5, 5, 5))]
+    log = opened("0-1-2")
     fold = fold_dicts([*log, draw("bo")])
     bo = GAME.to_json(fold.state)["players"][1]
     assert (bo["hand"], bo["hidden"], bo["tiles"]) == (["0-1-2"], 9, 10)
@@ -103,7 +104,7 @@ def test_a_shown_triple_from_a_hidden_slot_becomes_known() -> None:
 
 
 def test_hidden_and_known_draws_mix() -> None:
-    log = [*started(), deal("ann", "5-5-5"), deal("bo"), place("ann", "5-5-5", (0, 0), (5, 5, 5))]
+    log = opened()
     log += [draw("bo", "0-1-2"), draw("bo"), draw("bo", "0-1-3"), pass_turn("bo")]
     fold = fold_dicts(log)
     bo = GAME.to_json(fold.state)["players"][1]

@@ -17,6 +17,7 @@ from tests.test_tri_ominos_rules import (
     STRIP_PLACEMENTS,
     deal,
     draw,
+    opened,
     place,
     started,
 )
@@ -54,7 +55,7 @@ def test_placements_with_their_points() -> None:
 
 
 def test_every_placement_is_listed() -> None:
-    log = [*started(), deal("ann", "5-5-5"), deal("bo", "0-5-5"), place("ann", "5-5-5", (0, 0), (5, 5, 5))]
+    log = opened("0-5-5")
     moves = _moves(log, "bo")
     # 0-5-5 fits each of the three sides of 5-5-5 one way: with its 0 away from the edge
     assert sorted((tuple(m["data"]["cell"]), tuple(m["data"]["corners"])) for m in moves) == [
@@ -66,7 +67,7 @@ def test_every_placement_is_listed() -> None:
 
 
 def test_draw_then_pass_when_nothing_fits() -> None:
-    log = [*started(), deal("ann", "5-5-5"), deal("bo", "0-1-2"), place("ann", "5-5-5", (0, 0), (5, 5, 5))]
+    log = opened("0-1-2")
     draw_move = {"type": "tile_drawn", "data": {"player": "bo", "tile": None}, "points": -5, "tags": ["draw"]}
     assert _moves(log, "bo") == [draw_move]
     log += [draw("bo", "0-1-3"), draw("bo", "0-1-4"), draw("bo", "1-1-1")]
@@ -108,7 +109,7 @@ def test_no_moves_between_rounds() -> None:
 
 
 def test_annotations_for_a_round() -> None:
-    log = [*started(), deal("ann", "5-5-5"), deal("bo", "0-1-2"), place("ann", "5-5-5", (0, 0), (5, 5, 5))]
+    log = opened("0-1-2")
     log += [draw("bo")]
     fold = fold_dicts(log)
     assert fold.describe(2).text == "round 1 started: all 56 tiles back in the well"

@@ -53,6 +53,11 @@ def reveal(**hands: list[str]) -> dict[str, Any]:
     return {"type": "hands_revealed", "data": {"hands": hands}}
 
 
+def opened(*bo_tiles: str) -> Log:
+    """Ann starts with 5-5-5 at [0, 0] (25 points); Bo holds `bo_tiles`, the rest of both hands hidden."""
+    return [*started(), deal("ann", "5-5-5"), deal("bo", *bo_tiles), place("ann", "5-5-5", (0, 0), (5, 5, 5))]
+
+
 def totals(fold: Fold) -> dict[str, int]:
     return GAME.scores(fold.state).totals
 
@@ -418,7 +423,7 @@ def test_a_known_hand_may_not_play_a_tile_it_does_not_hold() -> None:
 
 
 def test_draw_costs_5_and_a_drawn_tile_may_be_played_at_once() -> None:
-    log = [*started(), deal("ann", "5-5-5"), deal("bo"), place("ann", "5-5-5", (0, 0), (5, 5, 5))]
+    log = opened()
     log += [draw("bo", "2-5-5"), place("bo", "2-5-5", (1, 0), (5, 5, 2))]
     fold = fold_dicts(log)
     assert fold.points(6) == {"bo": -5}
@@ -428,7 +433,7 @@ def test_draw_costs_5_and_a_drawn_tile_may_be_played_at_once() -> None:
 
 
 def test_three_failed_draws_cost_25_in_all() -> None:
-    log = [*started(), deal("ann", "5-5-5"), deal("bo"), place("ann", "5-5-5", (0, 0), (5, 5, 5))]
+    log = opened()
     log += [draw("bo"), draw("bo"), draw("bo"), pass_turn("bo")]
     fold = fold_dicts(log)
     assert totals(fold) == {"ann": 25, "bo": -25}  # 3 × −5, then −10
@@ -446,7 +451,7 @@ def test_draw_limit_and_failed_draw_penalty_are_options() -> None:
 
 
 def test_draw_and_pass_refusals() -> None:
-    log = [*started(), deal("ann", "5-5-5"), deal("bo", "2-5-5"), place("ann", "5-5-5", (0, 0), (5, 5, 5))]
+    log = opened("2-5-5")
     assert refusal(log, draw("bo")) == "Bo holds 2-5-5, which fits at [-1, 0]: a player who can play may not draw"
     assert "Bo holds 2-5-5, which fits" in refusal(log, pass_turn("bo"))
     assert refusal(log, draw("ann")) == "it is Bo's turn, not Ann's"
@@ -551,7 +556,7 @@ def test_a_new_round_reshuffles_every_tile() -> None:
 
 
 def test_round_started_refused_during_a_round() -> None:
-    log = [*started(), deal("ann", "5-5-5"), deal("bo"), place("ann", "5-5-5", (0, 0), (5, 5, 5))]
+    log = opened()
     assert "round 1 is being played" in refusal(log, {"type": "round_started", "data": {}})
 
 
