@@ -58,6 +58,7 @@ class Stack:
     uid: int  # identity within the match: a stack cleared by a 9 and a later one in that section differ
     mask: int  # the positions its dots cover
     layers: tuple[tuple[str, int], ...]  # (tile, covered positions) bottom to top
+    placed_by: tuple[int, ...] = ()  # the seat that placed each layer, for the board drawing
 
     @property
     def dots(self) -> int:
@@ -482,7 +483,7 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
             )
         next_uid = state.next_uid
     is_new = not stack.layers
-    grown = Stack(stack.uid, stack.mask | mask, stack.layers + ((tile, mask),))
+    grown = Stack(stack.uid, stack.mask | mask, stack.layers + ((tile, mask),), stack.placed_by + (seat,))
     nine = grown.full
     cleared = nine and bool(state.options["clear_full_stacks"])
     located, bag = state.located | {tile}, state.bag

@@ -25,7 +25,7 @@ from projections.protocol import Annotation
 # ---------------------------------------------------------------- state JSON
 
 
-def _stack_json(stack: Stack | None, section: int) -> dict[str, Any]:
+def _stack_json(state: State, stack: Stack | None, section: int) -> dict[str, Any]:
     if stack is None:
         return {"section": section, "stack": None}
     return {
@@ -35,7 +35,10 @@ def _stack_json(stack: Stack | None, section: int) -> dict[str, Any]:
             "dots": stack.dots,
             "covered": positions_of(stack.mask),
             "full": stack.full,
-            "tiles": [{"tile": t, "dots": positions_of(m)} for t, m in stack.layers],
+            "tiles": [
+                {"tile": t, "dots": positions_of(m), "player": state.players[seat].id}
+                for (t, m), seat in zip(stack.layers, stack.placed_by, strict=True)
+            ],
         },
     }
 
@@ -78,7 +81,7 @@ def state_json(state: State) -> dict[str, Any]:
         "first_draws": [{ids[s]: t for s, t in d} for d in state.draws],
         "to_draw": [ids[s] for s in state.to_draw],  # the first-player draw still running
         "racks_to_draw": [ids[s] for s in range(len(ids)) if state.phase == "racks" and s not in state.racks_drawn],
-        "tray": [_stack_json(s, i) for i, s in enumerate(state.tray, start=1)],
+        "tray": [_stack_json(state, s, i) for i, s in enumerate(state.tray, start=1)],
         "bag": state.bag,
         "set_aside": list(state.aside),
         # The printed pattern of every tile shown off the tray (racks, draws), for drawing them.

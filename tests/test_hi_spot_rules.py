@@ -85,6 +85,9 @@ def test_a_nine_scores_nine_and_the_player_may_start_a_new_stack() -> None:
     f = play(lines + [draw("ann", "ONE5", "ONE6", "CEN2"), end("ann")])
     assert totals(f) == {"ann": 3 + 9 + 4, "bo": 8}
     assert state_json(f)["tray"][0]["stack"]["dots"] == 9  # the full stack stays
+    # every layer says who placed it (the board colours and hover text use it)
+    assert [t["player"] for t in state_json(f)["tray"][0]["stack"]["tiles"]][-1] == "ann"
+    assert {t["player"] for t in state_json(f)["tray"][0]["stack"]["tiles"]} == {"ann", "bo"}
 
 
 def test_a_new_stack_segment_takes_no_tile_elsewhere() -> None:

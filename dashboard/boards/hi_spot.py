@@ -35,6 +35,7 @@ def figure(
     """`patterns`: tile id -> dot positions as printed (from the match's tile set), for the racks."""
     ids = [pid for pid, _ in players]
     colours = seat_colours(ids)
+    names = dict(players)
     last = board.get("last_placement") or {}
     frames_x: list[float | None] = []
     frames_y: list[float | None] = []
@@ -68,7 +69,8 @@ def figure(
                     dx, dy = _dot_xy(x0, y0, pos)
                     xs.append(dx)
                     ys.append(dy)
-                    hover.append(f"section {section}: {t['tile']} (tile {layer + 1} of the stack)")
+                    who = names.get(t.get("player", ""), "?")
+                    hover.append(f"section {section}: {t['tile']} by {who} (tile {layer + 1} of the stack)")
             total = stack.get("dots", 0)
             label = f"<b>{total}</b> dot{'s' if total != 1 else ''}" + (" · full" if stack.get("full") else "")
             annotations.append({
