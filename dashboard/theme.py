@@ -14,6 +14,7 @@ MUTED = "#6B7280"
 GRID = "#E5E7EB"
 PAPER = "#FFFFFF"
 FONT = "Inter, 'Segoe UI', 'DejaVu Sans', Arial, sans-serif"
+MONO = "DejaVu Sans Mono, monospace"  # numbers on tiles: every digit the same width
 
 GAME_TITLES: Mapping[str, str] = {
     "tri-ominos": "Tri-Ominos",

@@ -8,10 +8,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from dashboard.boards import hats_off, hi_spot, high_five, tri_ominos
-from dashboard.theme import MUTED, base_layout, hidden_axis
+from dashboard.boards.drawing import Figure, empty_figure
+from dashboard.boards.panels import Panel
+
+__all__ = ["Figure", "board_figure", "empty_figure", "player_lines"]
 
 Players = Sequence[tuple[str, str]]
-Figure = dict[str, Any]
 
 _FIGURES: Mapping[str, Callable[..., Figure]] = {
     "tri-ominos": tri_ominos.figure,
@@ -19,7 +21,7 @@ _FIGURES: Mapping[str, Callable[..., Figure]] = {
     "hi-spot": hi_spot.figure,
     "hats-off": hats_off.figure,
 }
-_PANELS: Mapping[str, Callable[..., dict[str, list[str]]]] = {
+_PANELS: Mapping[str, Callable[..., Panel]] = {
     "tri-ominos": tri_ominos.panel,
     "high-five": high_five.panel,
     "hi-spot": hi_spot.panel,
@@ -32,20 +34,7 @@ def board_figure(game: str, board: Mapping[str, Any], players: Players, reveal: 
     return _FIGURES[game](board, players, reveal, **extra)
 
 
-def player_lines(game: str, board: Mapping[str, Any], reveal: bool) -> dict[str, list[str]]:
+def player_lines(game: str, board: Mapping[str, Any], reveal: bool) -> Panel:
     """player id -> the lines of that player's panel (hand, rack, pile …)."""
     return _PANELS[game](board, reveal)
 
-
-def empty_figure(message: str, height: int = 420) -> Figure:
-    return {
-        "data": [],
-        "layout": base_layout(
-            height=height,
-            xaxis=hidden_axis(0, 1),
-            yaxis=hidden_axis(0, 1),
-            annotations=[
-                {"x": 0.5, "y": 0.5, "text": message, "showarrow": False, "font": {"size": 16, "color": MUTED}}
-            ],
-        ),
-    }

@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from dashboard.theme import HIGHLIGHT, INK, MUTED, base_layout, hidden_axis, seat_colours, seat_tints
+from dashboard.boards.drawing import board_layout, fill_trace, label, marker_trace, rect_path
+from dashboard.boards.panels import Panel, player_names, player_panel
+from dashboard.theme import HIGHLIGHT, INK, MUTED, seat_colours, seat_tints
 
 AREA_W, AREA_H = 4.2, 4.2
 AREA_GAP = 0.5
@@ -44,26 +46,18 @@ def figure(board: Mapping[str, Any], players: Sequence[tuple[str, str]], reveal:
     hole_y: list[float] = []
     for i, pid in enumerate(ids):
         x0 = i * (AREA_W + AREA_GAP)
-        data.append({
-            "type": "scatter", "mode": "lines", "x": [x0, x0 + AREA_W, x0 + AREA_W, x0, x0],
-            "y": [0, 0, AREA_H, AREA_H, 0], "fill": "toself", "fillcolor": tints[pid],
-            "line": {"color": colours[pid], "width": 2}, "hoverinfo": "skip", "name": f"{names[pid]}'s area",
-        })
+        data.append(fill_trace(*rect_path(x0, 0, x0 + AREA_W, AREA_H), tints[pid], colours[pid], 2,
+                               f"{names[pid]}'s area"))
         p = info.get(pid, {})
-        annotations.append({
-            "x": x0 + AREA_W / 2, "y": AREA_H + 0.1, "yanchor": "bottom", "showarrow": False,
-            "text": f"<b>{names[pid]}</b> · round {p.get('round_points', 0)} · total {p.get('score', 0)}",
-            "font": {"size": 13, "color": colours[pid]},
-        })
+        title = f"<b>{names[pid]}</b> · round {p.get('round_points', 0)} · total {p.get('score', 0)}"
+        annotations.append(label(x0 + AREA_W / 2, AREA_H + 0.1, title, 13, colours[pid], yanchor="bottom"))
         for n in range(1, 10):
             hx, hy = _hole_xy(i, n)
             hole_x.append(hx)
             hole_y.append(hy)
-            annotations.append({"x": hx - 0.5, "y": hy + 0.5, "text": str(n), "showarrow": False,
-                                "font": {"size": 10, "color": MUTED}})
-    data.append({"type": "scatter", "mode": "markers", "x": hole_x, "y": hole_y, "hoverinfo": "skip",
-                 "marker": {"size": hole_size, "color": "#FFFFFF", "line": {"color": "#7A8494", "width": 2}},
-                 "name": "holes"})
+            annotations.append(label(hx - 0.5, hy + 0.5, str(n), 10, MUTED))
+    data.append(marker_trace(hole_x, hole_y, {"size": hole_size, "color": "#FFFFFF",
+                                              "line": {"color": "#7A8494", "width": 2}}, "holes"))
     hats_x: list[float] = []
     hats_y: list[float] = []
     hats_c: list[str] = []
@@ -105,16 +99,14 @@ def figure(board: Mapping[str, Any], players: Sequence[tuple[str, str]], reveal:
     for title, hats in strips:
         if not hats and title.startswith("Launched"):
             continue
-        annotations.append({"x": 0, "y": y, "xanchor": "left", "yanchor": "middle", "showarrow": False,
-                            "text": f"{title}:" + ("" if hats else " none"), "font": {"size": 12, "color": INK}})
+        annotations.append(label(0, y, f"{title}:" + ("" if hats else " none"), 12, INK, "left", "middle"))
         for k, (owner, hat) in enumerate(hats):
             add_hat(owner, hat, STRIP_X + k * STRIP_STEP, y + 0.05, int(hat_size * 0.85), title.lower())
         y -= 0.8
     if highlight is not None:
         hx, hy, size = highlight
-        data.append({"type": "scatter", "mode": "markers", "x": [hx], "y": [hy], "hoverinfo": "skip",
-                     "marker": {"symbol": "circle", "size": size + 22, "color": "rgba(242,183,5,0.30)",
-                                "line": {"color": HIGHLIGHT, "width": 3}}, "name": "last hat"})
+        data.append(marker_trace([hx], [hy], {"symbol": "circle", "size": size + 22, "color": "rgba(242,183,5,0.30)",
+                                              "line": {"color": HIGHLIGHT, "width": 3}}, "last hat"))
     data.append({
         "type": "scatter", "mode": "markers+text", "x": hats_x, "y": hats_y, "text": hats_t, "customdata": hats_h,
         "hovertemplate": "%{customdata}<extra></extra>", "textposition": "middle center",
@@ -124,28 +116,22 @@ def figure(board: Mapping[str, Any], players: Sequence[tuple[str, str]], reveal:
     })
     lo_y = y + 0.3
     hi_y = AREA_H + 0.7
-    layout = base_layout(
-        height=HEIGHT,
-        xaxis=hidden_axis(-0.3, span_x - 0.3),
-        yaxis=hidden_axis(lo_y, hi_y, scaleanchor="x", scaleratio=1),
-        annotations=annotations,
-    )
+    layout = board_layout(HEIGHT, (-0.3, span_x - 0.3), (lo_y, hi_y), square=True, annotations=annotations)
     return {"data": data, "layout": layout}
 
 
-def panel(board: Mapping[str, Any], reveal: bool) -> dict[str, list[str]]:
-    names = {p["id"]: p["name"] for p in board.get("players", [])}
-    out: dict[str, list[str]] = {}
-    for p in board.get("players", []):
+def panel(board: Mapping[str, Any], reveal: bool) -> Panel:
+    def lines(p: Mapping[str, Any]) -> list[str]:
         in_hand = p.get("hats_in_hand", [])
-        lines = [f"{p.get('hats_launched', 0)} of 6 hats launched"]
+        out = [f"{p.get('hats_launched', 0)} of 6 hats launched"]
         if in_hand and board.get("round_in_progress"):
-            lines.append("still to launch: " + " ".join(str(n) for n in in_hand))
-        out[p["id"]] = lines
+            out.append("still to launch: " + " ".join(str(n) for n in in_hand))
+        return out
+
+    names = player_names(board)
     info = [f"round {board.get('round', 0)}"]
     if board.get("caller"):
         info.append(f"READY-SET-GO: {names.get(board['caller'], board['caller'])}")
     if board.get("hats_off_called_by"):
         info.append("HATS OFF: " + " and ".join(names.get(p, p) for p in board["hats_off_called_by"]))
-    out[""] = info
-    return out
+    return player_panel(board, lines, info)

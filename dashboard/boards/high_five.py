@@ -5,7 +5,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from dashboard.theme import HIGHLIGHT, INK, MUTED, base_layout, hidden_axis, seat_colours, seat_tints
+from dashboard.boards.drawing import (
+    Coords,
+    add_path,
+    board_layout,
+    fill_trace,
+    hover_trace,
+    label,
+    line_trace,
+    rect_path,
+    text_trace,
+)
+from dashboard.boards.panels import Panel, player_panel, tile_count, tiles_shown, to_play
+from dashboard.theme import HIGHLIGHT, INK, MONO, MUTED, seat_colours, seat_tints
 
 PER_ROW = 14
 TILE_W, TILE_H = 2.0, 1.0
@@ -43,9 +55,9 @@ def figure(
         title = f"{p['name']} · pile worth {p.get('pile_value', 0)} · match score {p.get('score', 0)}"
         sections.append((title, colours.get(p["id"], INK), list(p.get("pile", [])), tints.get(p["id"], "#EEE"),
                          p["id"]))
-    rects: dict[str, tuple[list[float | None], list[float | None]]] = {}
-    dividers_x: list[float | None] = []
-    dividers_y: list[float | None] = []
+    rects: dict[str, tuple[Coords, Coords]] = {}
+    dividers_x: Coords = []
+    dividers_y: Coords = []
     text_x: list[float] = []
     text_y: list[float] = []
     text_t: list[str] = []
@@ -59,27 +71,20 @@ def figure(
     marks: list[tuple[list[float], list[float], str, str]] = []  # outlines: x, y, colour, dash
     y = 0.0
     for title, colour, tiles, fill, owner in sections:
-        annotations.append({
-            "x": 0, "y": y - 0.05, "xanchor": "left", "yanchor": "top", "text": f"<b>{title}</b>",
-            "showarrow": False, "font": {"size": 14, "color": colour},
-        })
+        annotations.append(label(0, y - 0.05, f"<b>{title}</b>", 14, colour, "left", "top"))
         y -= TITLE_H
         rows = max(1, -(-len(tiles) // PER_ROW))
         if not tiles:
-            annotations.append({
-                "x": 0, "y": y - 0.2, "xanchor": "left", "yanchor": "top", "showarrow": False,
-                "text": "empty" if owner == "" else "no captures yet", "font": {"size": 12, "color": MUTED},
-            })
+            words = "empty" if owner == "" else "no captures yet"
+            annotations.append(label(0, y - 0.2, words, 12, MUTED, "left", "top"))
         for i, tile in enumerate(tiles):
             col, row = i % PER_ROW, i // PER_ROW
             x0 = col * STEP_X
             y1 = y - row * ROW_H
             y0 = y1 - TILE_H
             xs, ys = rects.setdefault(fill, ([], []))
-            xs.extend([x0, x0 + TILE_W, x0 + TILE_W, x0, x0, None])
-            ys.extend([y0, y0, y1, y1, y0, None])
-            dividers_x.extend([x0 + TILE_W / 2, x0 + TILE_W / 2, None])
-            dividers_y.extend([y0 + 0.12, y1 - 0.12, None])
+            add_path(xs, ys, rect_path(x0, y0, x0 + TILE_W, y1))
+            add_path(dividers_x, dividers_y, ([x0 + TILE_W / 2, x0 + TILE_W / 2], [y0 + 0.12, y1 - 0.12]))
             a, b = tile.split("-")
             for k, n in enumerate((a, b)):
                 text_x.append(x0 + TILE_W / 4 + k * TILE_W / 2)
@@ -92,8 +97,7 @@ def figure(
             hover_x.append(x0 + TILE_W / 2)
             hover_y.append((y0 + y1) / 2)
             hover_t.append(f"{tile} · worth {v}")
-            outline_x = [x0 - 0.08, x0 + TILE_W + 0.08, x0 + TILE_W + 0.08, x0 - 0.08, x0 - 0.08]
-            outline_y = [y0 - 0.08, y0 - 0.08, y1 + 0.08, y1 + 0.08, y0 - 0.08]
+            outline_x, outline_y = rect_path(x0 - 0.08, y0 - 0.08, x0 + TILE_W + 0.08, y1 + 0.08)
             is_last = owner == "" and tile == last.get("tile") and last.get("capture") is None
             is_last = is_last or bool(owner and owner == last.get("player") and last.get("capture") is not None
                                   and tile in (last.get("tile"), last.get("capture")) and i >= len(tiles) - 2)
@@ -102,47 +106,30 @@ def figure(
             elif owner == "" and tile in claimable:
                 marks.append((outline_x, outline_y, "#D55E00", "dash"))
         y -= rows * ROW_H + 0.35
-    data: list[dict[str, Any]] = []
-    for fill, (xs, ys) in rects.items():
-        data.append({"type": "scatter", "mode": "lines", "x": xs, "y": ys, "fill": "toself", "fillcolor": fill,
-                     "line": {"color": INK, "width": 1.2}, "hoverinfo": "skip", "name": "tiles"})
-    data.append({"type": "scatter", "mode": "lines", "x": dividers_x, "y": dividers_y, "hoverinfo": "skip",
-                 "line": {"color": MUTED, "width": 1}, "name": "dividers"})
-    for xs2, ys2, colour, dash in marks:
-        data.append({"type": "scatter", "mode": "lines", "x": xs2, "y": ys2, "hoverinfo": "skip",
-                     "line": {"color": colour, "width": 4, "dash": dash}, "name": "mark"})
-    data.append({"type": "scatter", "mode": "text", "x": text_x, "y": text_y, "text": text_t, "hoverinfo": "skip",
-                 "textfont": {"size": 14, "color": INK, "family": "DejaVu Sans Mono, monospace"}, "name": "ends"})
-    data.append({"type": "scatter", "mode": "text", "x": val_x, "y": val_y, "text": val_t, "hoverinfo": "skip",
-                 "textfont": {"size": 11, "color": "#0B6E4F"}, "name": "values"})
-    data.append({"type": "scatter", "mode": "markers", "x": hover_x, "y": hover_y, "text": hover_t,
-                 "hovertemplate": "%{text}<extra></extra>", "marker": {"size": 22, "opacity": 0}, "name": "hover"})
+    data: list[dict[str, Any]] = [fill_trace(xs, ys, fill, INK, 1.2, "tiles") for fill, (xs, ys) in rects.items()]
+    data.append(line_trace(dividers_x, dividers_y, MUTED, 1, "dividers"))
+    data.extend(line_trace(xs2, ys2, colour, 4, "mark", dash=dash) for xs2, ys2, colour, dash in marks)
+    data.append(text_trace(text_x, text_y, text_t, "ends", 14, INK, MONO))
+    data.append(text_trace(val_x, val_y, val_t, "values", 11, "#0B6E4F"))
+    data.append(hover_trace(hover_x, hover_y, hover_t, 22, "hover"))
     width_units = PER_ROW * STEP_X
     height_units = -y + 0.3
-    layout = base_layout(
-        height=int(height_units * PX_PER_UNIT) + 20,
-        xaxis=hidden_axis(-0.3, width_units),
-        yaxis=hidden_axis(y - 0.1, 0.2),
-        annotations=annotations,
+    layout = board_layout(
+        int(height_units * PX_PER_UNIT) + 20, (-0.3, width_units), (y - 0.1, 0.2), annotations=annotations
     )
     return {"data": data, "layout": layout}
 
 
-def panel(board: Mapping[str, Any], reveal: bool) -> dict[str, list[str]]:
-    names = {p["id"]: p["name"] for p in board.get("players", [])}
-    out: dict[str, list[str]] = {}
-    for p in board.get("players", []):
+def panel(board: Mapping[str, Any], reveal: bool) -> Panel:
+    def lines(p: Mapping[str, Any]) -> list[str]:
         hand = p.get("hand", {})
-        n = hand.get("count", 0)
-        lines = [f"{n} tile{'s' if n != 1 else ''} in hand", f"this game: {p.get('game_points', 0)}"]
         if reveal:
-            shown = list(hand.get("tiles", [])) + ["?"] * int(hand.get("hidden", 0))
-            lines[0] = f"hand: {' '.join(shown) if shown else '(empty)'}"
-        out[p["id"]] = lines
-    info = [f"game {board.get('game_number', 0)}", f"hand {board.get('hand_number', 0)}"]
-    if board.get("to_play"):
-        info.append(f"to play: {names.get(board['to_play'], board['to_play'])}")
+            held = tiles_shown("hand", hand.get("tiles", []), hand.get("hidden", 0))
+        else:
+            held = tile_count(hand.get("count", 0), "in hand")
+        return [held, f"this game: {p.get('game_points', 0)}"]
+
+    info = [f"game {board.get('game_number', 0)}", f"hand {board.get('hand_number', 0)}", *to_play(board, "to_play")]
     if board.get("claimable"):
         info.append("claimable: " + ", ".join("+".join(c["tiles"]) for c in board["claimable"]))
-    out[""] = info
-    return out
+    return player_panel(board, lines, info)

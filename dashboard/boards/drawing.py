@@ -1,0 +1,94 @@
+"""The pieces every board figure is drawn with: closed paths, the plain scatter traces of a drawing, text labels
+and a layout of hidden, fixed axes. Plain dicts, as the boards hand them to plotly."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from dashboard.theme import MUTED, base_layout, hidden_axis
+
+Figure = dict[str, Any]
+Trace = dict[str, Any]
+Path = tuple[list[float], list[float]]
+Coords = list[float | None]  # the points of many shapes in one trace; None lifts the pen between shapes
+
+
+def rect_path(x0: float, y0: float, x1: float, y1: float) -> Path:
+    """The closed outline of a rectangle, from its bottom-left corner."""
+    return [x0, x1, x1, x0, x0], [y0, y0, y1, y1, y0]
+
+
+def add_path(xs: Coords, ys: Coords, path: Path) -> None:
+    """Append `path` to the points of a trace that draws many shapes (one trace draws faster than many)."""
+    xs.extend([*path[0], None])
+    ys.extend([*path[1], None])
+
+
+def fill_trace(xs: Sequence[Any], ys: Sequence[Any], fill: str, colour: str, width: float, name: str) -> Trace:
+    """Filled closed shapes with an edge; no hover."""
+    return {"type": "scatter", "mode": "lines", "x": xs, "y": ys, "fill": "toself", "fillcolor": fill,
+            "line": {"color": colour, "width": width}, "hoverinfo": "skip", "name": name}
+
+
+def line_trace(
+    xs: Sequence[Any], ys: Sequence[Any], colour: str, width: float, name: str, dash: str | None = None
+) -> Trace:
+    """Lines and outlines; no hover."""
+    line: dict[str, Any] = {"color": colour, "width": width}
+    if dash is not None:
+        line["dash"] = dash
+    return {"type": "scatter", "mode": "lines", "x": xs, "y": ys, "hoverinfo": "skip", "line": line, "name": name}
+
+
+def marker_trace(xs: Sequence[Any], ys: Sequence[Any], marker: dict[str, Any], name: str) -> Trace:
+    """Markers (holes, dots, rings); no hover."""
+    return {"type": "scatter", "mode": "markers", "x": xs, "y": ys, "hoverinfo": "skip", "marker": marker,
+            "name": name}
+
+
+def text_trace(
+    xs: Sequence[Any], ys: Sequence[Any], text: Sequence[str], name: str, size: int, colour: str,
+    family: str | None = None,
+) -> Trace:
+    """Text drawn on the board (numbers, values); no hover."""
+    font: dict[str, Any] = {"size": size, "color": colour}
+    if family is not None:
+        font["family"] = family
+    return {"type": "scatter", "mode": "text", "x": xs, "y": ys, "text": text, "hoverinfo": "skip",
+            "textfont": font, "name": name}
+
+
+def hover_trace(xs: Sequence[Any], ys: Sequence[Any], text: Sequence[str], size: int, name: str) -> Trace:
+    """Invisible markers that carry the hover text of shapes (plotly does not hover filled areas well)."""
+    return {"type": "scatter", "mode": "markers", "x": xs, "y": ys, "text": text,
+            "hovertemplate": "%{text}<extra></extra>", "marker": {"size": size, "opacity": 0}, "name": name}
+
+
+def label(
+    x: float, y: float, text: str, size: int, colour: str, xanchor: str | None = None, yanchor: str | None = None
+) -> dict[str, Any]:
+    """A text annotation at a point of the board, with no arrow."""
+    note: dict[str, Any] = {"x": x, "y": y}
+    if xanchor is not None:
+        note["xanchor"] = xanchor
+    if yanchor is not None:
+        note["yanchor"] = yanchor
+    note.update({"text": text, "showarrow": False, "font": {"size": size, "color": colour}})
+    return note
+
+
+def board_layout(
+    height: int, x: tuple[float, float], y: tuple[float, float], square: bool = False, **extra: Any
+) -> dict[str, object]:
+    """Hidden, fixed axes over the ranges `x` and `y`; `square`: a unit as long up as across, so shapes keep
+    their proportions."""
+    yaxis = hidden_axis(*y, scaleanchor="x", scaleratio=1) if square else hidden_axis(*y)
+    return base_layout(height=height, xaxis=hidden_axis(*x), yaxis=yaxis, **extra)
+
+
+def empty_figure(message: str, height: int = 420) -> Figure:
+    return {
+        "data": [],
+        "layout": board_layout(height, (0, 1), (0, 1), annotations=[label(0.5, 0.5, message, 16, MUTED)]),
+    }
