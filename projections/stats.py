@@ -19,10 +19,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from projections.events import COMMON_EVENT_TYPES
 from projections.timeline import Fold
+
+K = TypeVar("K")  # what a counter counts: tags (str) or tile values (int)
 
 # Event types that make a turn (FORMAT.md's vocabulary, not the rules).
 TURN_EVENTS: Mapping[str, frozenset[str]] = {
@@ -256,26 +258,25 @@ def points_per_turn(facts: Iterable[MatchFacts], player: str | None = None) -> d
     return out
 
 
-def tag_counts(facts: Iterable[MatchFacts], player: str | None = None) -> dict[str, Counter[str]]:
-    """player -> how often each tagged event happened (hexagons, bridges, full stacks, nested hats …)."""
-    out: dict[str, Counter[str]] = {}
-    for f in facts:
-        for pid, counts in f.tags.items():
+def _summed(per_match: Iterable[Mapping[str, Counter[K]]], player: str | None) -> dict[str, Counter[K]]:
+    """player -> their counters added up over the matches; only `player`'s when one is given."""
+    out: dict[str, Counter[K]] = {}
+    for by_player in per_match:
+        for pid, counts in by_player.items():
             if player and pid != player:
                 continue
             out.setdefault(pid, Counter()).update(counts)
     return out
+
+
+def tag_counts(facts: Iterable[MatchFacts], player: str | None = None) -> dict[str, Counter[str]]:
+    """player -> how often each tagged event happened (hexagons, bridges, full stacks, nested hats …)."""
+    return _summed((f.tags for f in facts), player)
 
 
 def value_counts(facts: Iterable[MatchFacts], player: str | None = None) -> dict[str, Counter[int]]:
     """player -> captures and claims by the points they were worth (High Five)."""
-    out: dict[str, Counter[int]] = {}
-    for f in facts:
-        for pid, counts in f.values.items():
-            if player and pid != player:
-                continue
-            out.setdefault(pid, Counter()).update(counts)
-    return out
+    return _summed((f.values for f in facts), player)
 
 
 def match_lengths(facts: Iterable[MatchFacts]) -> list[tuple[str, str, int, int]]:
