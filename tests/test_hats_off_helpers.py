@@ -63,6 +63,11 @@ def own_holes(player: str, *hats: int, first_hole: int = 1) -> list[Line]:
     return [launch(player, h, hole(player, first_hole + i)) for i, h in enumerate(hats)]
 
 
+def all_six(player: str) -> list[Line]:
+    """All six of the player's hats launched: hat 1 into their own hole 1 (5 points), the rest off the board."""
+    return [*own_holes(player, 1), *misses(player, 2, 3, 4, 5, 6)]
+
+
 def fold(*lines: Line | list[Line]) -> Fold:
     flat: list[Line] = []
     for x in lines:

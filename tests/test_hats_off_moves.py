@@ -15,12 +15,14 @@ from projections.hats_off import GAME, HatsOffState
 from projections.timeline import Fold, fold_dicts
 from tests.examples import load_example
 from tests.test_hats_off_helpers import (
+    all_six,
     fold,
     hats_off,
     hole,
     in_hat,
     launch,
     misses,
+    more,
     moved,
     own_holes,
     round_ended,
@@ -35,10 +37,10 @@ def candidates(state: HatsOffState) -> list[dict[str, Any]]:
     places: list[Any] = ["board", "off"]
     places += [hole(a, n) for a in ids for n in range(1, 10)]
     places += [in_hat(p, h) for p in ids for h in range(1, 7)]
-    out: list[dict[str, Any]] = [{"type": "round_started", "data": {"caller": p}} for p in ids]
-    out.append({"type": "round_ended", "data": {}})
+    out: list[dict[str, Any]] = [round_started(p) for p in ids]
+    out.append(round_ended())
     for k in range(1, len(ids) + 1):
-        out += [{"type": "hats_off_called", "data": {"players": list(c)}} for c in combinations(ids, k)]
+        out += [hats_off(*c) for c in combinations(ids, k)]
     for p in ids:
         for h in range(1, 7):
             for to in places:
@@ -125,8 +127,7 @@ def test_legal_moves_before_and_between_rounds() -> None:
 
 
 def test_legal_moves_after_the_call() -> None:
-    f = fold(started(), round_started("ann"), own_holes("ann", 1), misses("ann", 2, 3, 4, 5, 6),
-             launch("bo", 1, hole("bo", 1)), hats_off("ann"))
+    f = fold(started(), round_started("ann"), all_six("ann"), launch("bo", 1, hole("bo", 1)), hats_off("ann"))
     bo = GAME.legal_moves(f.state, "bo")
     flying = [m for m in bo if m["data"].get("in_flight")]
     late = [m for m in bo if m["type"] == "hat_launched" and not m["counts"]]
@@ -140,7 +141,7 @@ def test_legal_moves_after_the_call() -> None:
     # Knocking her only scoring hat out costs Ann 5 and the bonus.
     assert [m["points"] for m in ann if m["type"] == "hat_moved" and m["data"]["to"] == "off"
             and m["data"]["hat"] == 1] == [-10]
-    f = fold(*[{"type": e.type, "data": e.data} for e in f.events], launch("bo", 2, "off", in_flight=True))
+    f = more(f, launch("bo", 2, "off", in_flight=True))
     assert not [m for m in GAME.legal_moves(f.state, "bo") if m["data"].get("in_flight")]
 
 
@@ -180,8 +181,8 @@ def test_describe_simultaneous_call_and_the_end() -> None:
 
 
 def test_describe_a_tie() -> None:
-    f = fold(started(target_score=5), round_started("ann"), own_holes("ann", 1), misses("ann", 2, 3, 4, 5, 6),
-             own_holes("bo", 1, 2), misses("bo", 3, 4, 5, 6), hats_off("ann"), round_ended())
+    f = fold(started(target_score=5), round_started("ann"), all_six("ann"), own_holes("bo", 1, 2),
+             misses("bo", 3, 4, 5, 6), hats_off("ann"), round_ended())
     assert describe_all(f)[-1][0].endswith("; Ann and Bo tie at 10: another round")
 
 
@@ -223,12 +224,11 @@ def test_to_json_has_what_a_board_drawing_needs() -> None:
 
 
 def test_to_json_keeps_the_last_board_between_rounds() -> None:
-    f = fold(started(), round_started("ann"), own_holes("ann", 1), misses("ann", 2, 3, 4, 5, 6), hats_off("ann"),
-             round_ended())
+    f = fold(started(), round_started("ann"), all_six("ann"), hats_off("ann"), round_ended())
     state = GAME.to_json(f.state)
     assert state["round_in_progress"] is False and state["next_caller"] == "bo"
     assert state["holes"] and state["players"][0]["round_points"] == 10 and state["rounds"] == [{"ann": 10, "bo": 0}]
-    f2 = fold(*[{"type": e.type, "data": e.data} for e in f.events], round_started("bo"))
+    f2 = more(f, round_started("bo"))
     assert GAME.to_json(f2.state)["hats"] == [] and GAME.to_json(f2.state)["players"][0]["round_points"] == 0
 
 

@@ -13,6 +13,7 @@ from projections.scores import scores_json
 from projections.timeline import Fold
 from tests.test_hats_off_helpers import (
     Line,
+    all_six,
     fold,
     hats_off,
     hole,
@@ -35,8 +36,7 @@ def in_round(*lines: Line | list[Line], players: tuple[str, ...] = ("ann", "bo")
 
 def after_call(*lines: Line | list[Line]) -> Fold:
     """Ann has launched all 6 (hat 1 in her hole 1) and called HATS OFF; Bo has launched hat 1 into his hole 1."""
-    return in_round(launch("ann", 1, hole("ann", 1)), misses("ann", 2, 3, 4, 5, 6), launch("bo", 1, hole("bo", 1)),
-                    hats_off("ann"), *lines)
+    return in_round(all_six("ann"), launch("bo", 1, hole("bo", 1)), hats_off("ann"), *lines)
 
 
 # --- match_started --------------------------------------------------------------------------------
@@ -278,7 +278,7 @@ def test_hat_moved_malformed(data: dict[str, Any], needle: str) -> None:
 
 
 def test_moving_after_the_round_ended() -> None:
-    f = in_round(launch("ann", 1, hole("ann", 1)), misses("ann", 2, 3, 4, 5, 6), hats_off("ann"), round_ended())
+    f = in_round(all_six("ann"), hats_off("ann"), round_ended())
     assert "hat_moved: no round is in progress" in refused(f, moved("ann", 1, hole("ann", 2)))
 
 
@@ -295,8 +295,7 @@ def test_round_ends_only_after_the_call() -> None:
 
 
 def finished_match() -> Fold:
-    return fold(started(target_score=5), round_started("ann"), launch("ann", 1, hole("ann", 1)),
-                misses("ann", 2, 3, 4, 5, 6), hats_off("ann"), round_ended())
+    return fold(started(target_score=5), round_started("ann"), all_six("ann"), hats_off("ann"), round_ended())
 
 
 def test_a_finished_match_takes_only_notes_and_rewinds() -> None:

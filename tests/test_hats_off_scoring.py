@@ -11,6 +11,7 @@ from projections.timeline import fold_dicts
 from tests.examples import load_example
 from tests.test_hats_off_helpers import (
     Line,
+    all_six,
     fold,
     hats_off,
     hole,
@@ -27,12 +28,12 @@ from tests.test_hats_off_helpers import (
 )
 
 
-def picture(*stack: Line) -> dict[str, int]:
+def picture(*stack: Line, players: tuple[str, ...] = ("ann", "bo")) -> dict[str, int]:
     """A round in which the launches `stack` build one pictured stack in Ann's area; every other hat goes off
-    the board and Bo calls HATS OFF with nothing scoring (so nobody has a bonus). Ann's and Bo's points."""
+    the board and Bo calls HATS OFF with nothing scoring (so nobody has a bonus). Each player's points."""
     used = {(line["data"]["player"], line["data"]["hat"]) for line in stack}
-    rest = [launch(p, h, "off") for p in ("ann", "bo") for h in range(1, 7) if (p, h) not in used]
-    f = fold(started(), round_started("ann"), list(stack), rest, hats_off("bo"), round_ended())
+    rest = [launch(p, h, "off") for p in players for h in range(1, 7) if (p, h) not in used]
+    f = fold(started(*players), round_started("ann"), list(stack), rest, hats_off("bo"), round_ended())
     return GAME.scores(f.state).rounds[0]
 
 
@@ -56,11 +57,8 @@ def test_picture_4_two_dashed_hats_0() -> None:
 
 
 def test_picture_4_dashed_hats_of_two_other_players_0() -> None:
-    used = {("bo", 1), ("cy", 1)}
-    rest = [launch(p, h, "off") for p in ("ann", "bo", "cy") for h in range(1, 7) if (p, h) not in used]
-    f = fold(started("ann", "bo", "cy"), round_started("ann"), launch("bo", 1, hole("ann", 5)),
-             launch("cy", 1, in_hat("bo", 1)), rest, hats_off("bo"), round_ended())
-    assert round_points(f) == {"ann": 0, "bo": 0, "cy": 0}
+    stack = (launch("bo", 1, hole("ann", 5)), launch("cy", 1, in_hat("bo", 1)))
+    assert picture(*stack, players=("ann", "bo", "cy")) == {"ann": 0, "bo": 0, "cy": 0}
 
 
 def test_picture_5_three_own_hats_nested_25() -> None:
@@ -180,12 +178,8 @@ def test_knocked_into_a_stack() -> None:
 # --- HATS OFF, in-flight and late launches ---------------------------------------------------------
 
 
-def _six_then(player: str, *extra: Line) -> list[Line]:
-    return [*own_holes(player, 1), *misses(player, 2, 3, 4, 5, 6), *extra]
-
-
 def test_hats_off_bonus_needs_a_scoring_hat() -> None:
-    f = fold(started(), round_started("ann"), _six_then("ann"), hats_off("ann"), round_ended())
+    f = fold(started(), round_started("ann"), all_six("ann"), hats_off("ann"), round_ended())
     assert round_points(f) == {"ann": 10, "bo": 0}  # 5 + bonus 5
     f = fold(started(), round_started("ann"), misses("ann", 1, 2, 3, 4, 5, 6), hats_off("ann"), round_ended())
     assert round_points(f) == {"ann": 0, "bo": 0}  # no hat in own area: no bonus
@@ -198,13 +192,13 @@ def test_bonus_for_a_hat_that_is_only_in_another_area_is_not_given() -> None:
 
 
 def test_simultaneous_call_each_caller_gets_the_bonus() -> None:
-    f = fold(started("ann", "bo", "cy"), round_started("ann"), _six_then("ann"), _six_then("bo"),
+    f = fold(started("ann", "bo", "cy"), round_started("ann"), all_six("ann"), all_six("bo"),
              misses("cy", 1, 2, 3), hats_off("ann", "bo"), round_ended())
     assert round_points(f) == {"ann": 10, "bo": 10, "cy": 0}
 
 
 def test_simultaneous_call_bonus_only_for_callers_with_a_scoring_hat() -> None:
-    f = fold(started(), round_started("ann"), _six_then("ann"), misses("bo", 1, 2, 3, 4, 5, 6),
+    f = fold(started(), round_started("ann"), all_six("ann"), misses("bo", 1, 2, 3, 4, 5, 6),
              hats_off("bo", "ann"), round_ended())
     assert round_points(f) == {"ann": 10, "bo": 0}
 
@@ -212,7 +206,7 @@ def test_simultaneous_call_bonus_only_for_callers_with_a_scoring_hat() -> None:
 def test_bonus_is_judged_where_hats_end() -> None:
     # Ann's only scoring hat is knocked away after the call: no bonus; Bo's hat knocked in: Bo has none to
     # gain (not a caller).
-    f = fold(started(), round_started("ann"), _six_then("ann"), hats_off("ann"), moved("ann", 1, "off"), round_ended())
+    f = fold(started(), round_started("ann"), all_six("ann"), hats_off("ann"), moved("ann", 1, "off"), round_ended())
     assert round_points(f) == {"ann": 0, "bo": 0}
     # A caller whose hat is knocked into their area after the call gets it.
     f = fold(started(), round_started("ann"), misses("ann", 1, 2, 3, 4, 5, 6), hats_off("ann"),
@@ -222,7 +216,7 @@ def test_bonus_is_judged_where_hats_end() -> None:
 
 def test_in_flight_hat_counts_late_launch_does_not() -> None:
     f = fold(
-        started(), round_started("ann"), _six_then("ann"), launch("bo", 1, hole("bo", 1)), hats_off("ann"),
+        started(), round_started("ann"), all_six("ann"), launch("bo", 1, hole("bo", 1)), hats_off("ann"),
         launch("bo", 2, hole("bo", 2), in_flight=True),  # was flying at the call: 5
         launch("bo", 3, hole("bo", 3)),  # launched after the call: nothing
         launch("bo", 4, in_hat("bo", 1)),  # nothing, even nested
@@ -238,13 +232,13 @@ def test_in_flight_hat_counts_late_launch_does_not() -> None:
 
 def test_a_late_hat_does_not_occupy_its_hole() -> None:
     # Bo's late hat was written down in hole 2 of Bo's area; his in-flight hat landing there still counts.
-    f = fold(started(), round_started("ann"), _six_then("ann"), hats_off("ann"), launch("bo", 1, hole("bo", 2)),
+    f = fold(started(), round_started("ann"), all_six("ann"), hats_off("ann"), launch("bo", 1, hole("bo", 2)),
              launch("bo", 2, hole("bo", 2), in_flight=True), round_ended())
     assert round_points(f) == {"ann": 10, "bo": 5}
 
 
 def test_in_flight_hat_may_nest_and_be_nested_into() -> None:
-    f = fold(started("ann", "bo", "cy"), round_started("ann"), _six_then("ann"), launch("bo", 1, hole("bo", 1)),
+    f = fold(started("ann", "bo", "cy"), round_started("ann"), all_six("ann"), launch("bo", 1, hole("bo", 1)),
              hats_off("ann"), launch("bo", 2, in_hat("bo", 1), in_flight=True),
              launch("cy", 1, in_hat("bo", 2), in_flight=True), moved("bo", 1, hole("bo", 5)), round_ended())
     assert round_points(f) == {"ann": 10, "bo": 15, "cy": 0}
@@ -324,9 +318,9 @@ def test_exact_tie_at_the_top_plays_another_round() -> None:
 
 
 def test_a_tie_below_the_top_does_not_matter() -> None:
-    rest = [launch(p, h, "off") for p in ("bo", "cy") for h in range(1, 7)]
     f = fold(started("ann", "bo", "cy", target_score=10), round_started("ann"), own_holes("ann", 1, 2),
-             misses("ann", 3, 4, 5, 6), rest, hats_off("ann"), round_ended())
+             misses("ann", 3, 4, 5, 6), misses("bo", 1, 2, 3, 4, 5, 6), misses("cy", 1, 2, 3, 4, 5, 6), hats_off("ann"),
+             round_ended())
     assert scores_json(f)["winners"] == ["ann"]
 
 
