@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from recorder.db import for_writing
 from recorder.tables import ApiToken, utcnow
 
 ROLES = ("recorder", "referee", "admin")  # each may do what the ones before it may
@@ -34,7 +35,7 @@ def create_token(engine: Engine, name: str, role: str) -> str:
     if not name or len(name) > 128:
         raise ValueError("a token needs a name of 1 to 128 characters")
     token = "sb_" + secrets.token_urlsafe(32)
-    with Session(engine) as s:
+    with Session(for_writing(engine)) as s:
         s.add(ApiToken(name=name, role=role, token_hash=_digest(token)))
         s.commit()
     return token
@@ -57,7 +58,7 @@ def list_tokens(engine: Engine) -> list[dict[str, object]]:
 
 
 def revoke_token(engine: Engine, token_id: int) -> bool:
-    with Session(engine) as s:
+    with Session(for_writing(engine)) as s:
         row = s.get(ApiToken, token_id)
         if row is None or row.revoked_at is not None:
             return False

@@ -20,8 +20,17 @@ def make_engine(url: str | None = None) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
+WRITE_OPTION = "scorebook_write"
+
+
+def for_writing(engine: Engine) -> Engine:
+    """The same engine (and pool), marked so that its transactions begin as writers."""
+    return engine.execution_options(**{WRITE_OPTION: True})
+
+
 def _sqlite_immediate_transactions(engine: Engine) -> None:
-    """Take SQLite's write lock at BEGIN, so a read-then-append cannot interleave with another writer."""
+    """A writer takes SQLite's write lock at BEGIN, so its read-check-append cannot interleave with
+    another writer's; readers begin deferred and, in WAL mode, neither wait for writers nor block them."""
 
     @event.listens_for(engine, "connect")
     def _connect(dbapi_conn: Any, _record: Any) -> None:
@@ -35,4 +44,4 @@ def _sqlite_immediate_transactions(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def _begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get(WRITE_OPTION) else "BEGIN")

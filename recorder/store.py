@@ -24,6 +24,7 @@ from projections.errors import IllegalEvent, UnknownEventType
 from projections.events import Event
 from projections.scores import scores_json
 from projections.timeline import Fold
+from recorder.db import for_writing
 from recorder.errors import BadRequest, Conflict, ImportRefused, MatchNotFound, Refused
 from recorder.hashchain import (
     ENVELOPE_KEYS,
@@ -77,6 +78,7 @@ def _refusal(e: IllegalEvent, seq: int, type: str) -> BadRequest | Refused:
 class EventStore:
     def __init__(self, engine: Engine, cache_size: int = 256) -> None:
         self.engine = engine
+        self._writer = for_writing(engine)
         self._cache: OrderedDict[str, Fold] = OrderedDict()
         self._cache_size = cache_size
         self._cache_lock = threading.Lock()
@@ -88,7 +90,7 @@ class EventStore:
         if not isinstance(data, dict):
             raise BadRequest("the body must be the match_started data: a JSON object")
         match_id = uuid.uuid4().hex
-        with Session(self.engine) as s:
+        with Session(self._writer) as s:
             if event_id is not None:
                 stored = s.exec(select(StoredEvent).where(StoredEvent.event_id == event_id)).first()
                 if stored is not None:
@@ -119,7 +121,7 @@ class EventStore:
             raise BadRequest("events must hold at least one event")
         if len(events) > MAX_BATCH:
             raise BadRequest(f"at most {MAX_BATCH} events per append")
-        with Session(self.engine) as s:
+        with Session(self._writer) as s:
             replay = self._replayed(s, match_id, events)
             if replay is not None:
                 return replay, True
@@ -153,7 +155,7 @@ class EventStore:
         fold, envelopes = prepared.fold, prepared.envelopes
         match_id = uuid.uuid4().hex
         start = envelopes[0]["data"]
-        with Session(self.engine) as s:
+        with Session(self._writer) as s:
             match = _new_match_row(match_id, start)
             s.add(match)
             s.add_all(_seat_rows(match_id, start))

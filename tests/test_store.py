@@ -4,6 +4,7 @@ the hash chain, export → import, and racing writers."""
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 import pytest
 from sqlalchemy import text
@@ -243,3 +244,27 @@ def test_list_matches_filters_and_pages(store: EventStore) -> None:
     assert store.list_matches(game="tri-ominos")[1] == 0
     page2, _ = store.list_matches(player="ann", limit=2, offset=2)
     assert len(page2) == 1 and {m["match_id"] for m in items + page2} == set(ids)
+
+
+def test_sqlite_readers_do_not_hold_the_write_lock(tmp_path: Path) -> None:
+    """A reader mid-transaction neither blocks an append nor is blocked; two writers exclude each other."""
+    import sqlite3
+
+    from recorder.db import for_writing, make_engine
+    from recorder.migrate import upgrade
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'locks.db'}")
+    upgrade(engine)
+    store = EventStore(engine)
+    match_id = started(store)
+    with engine.connect() as reader:
+        reader.execute(text("SELECT count(*) FROM events")).one()  # a read transaction is open
+        stored, _ = store.append(match_id, [new(launch("ann", 1, 5))], 2, "desk")
+        assert stored[0]["seq"] == 3
+    with for_writing(engine).connect() as writer:
+        writer.execute(text("SELECT count(*) FROM events")).one()  # began IMMEDIATE: holds the write lock
+        other = sqlite3.connect(tmp_path / "locks.db", timeout=0.1, isolation_level=None)
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            other.execute("BEGIN IMMEDIATE")
+        other.close()
+    engine.dispose()
