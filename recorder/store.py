@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy import func
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from projections.errors import IllegalEvent, UnknownEventType
@@ -86,31 +87,36 @@ class EventStore:
     # -- writing ---------------------------------------------------------------------------------
 
     def create_match(self, data: Any, recorded_by: str, event_id: str | None = None) -> dict[str, Any]:
-        """Start a match from `match_started` data; returns the stored envelope and the new match id."""
+        """Start a match from `match_started` data; returns the new match id and the stored envelope."""
         if not isinstance(data, dict):
             raise BadRequest("the body must be the match_started data: a JSON object")
-        match_id = uuid.uuid4().hex
-        with Session(self._writer) as s:
-            if event_id is not None:
-                stored = s.exec(select(StoredEvent).where(StoredEvent.event_id == event_id)).first()
-                if stored is not None:
-                    if stored.type != "match_started" or stored.data != data:
-                        raise Conflict(f"event_id {event_id!r} was already used for another event")
-                    envelope = stored.envelope()
-                    return {"match_id": stored.match_id, "seq": stored.seq, "event": envelope, "replayed": True}
-            try:
-                fold = Fold().apply(Event(1, "match_started", data))
-            except IllegalEvent as e:
-                raise _refusal(e, 1, "match_started") from e
-            match = _new_match_row(match_id, data)
-            s.add(match)
-            s.add_all(_seat_rows(match_id, data))
-            s.flush()
-            rows = self._write(s, match, fold, [NewEvent("match_started", data, event_id)], recorded_by, GENESIS)
-            s.commit()
-            envelope = rows[0].envelope()
-        self._publish(match_id, fold)
-        return {"match_id": match_id, "seq": 1, "event": envelope, "replayed": False}
+        earlier = self._created_before(data, event_id)
+        if earlier is not None:
+            return earlier
+        try:
+            fold = Fold().apply(Event(1, "match_started", data))
+        except IllegalEvent as e:
+            raise _refusal(e, 1, "match_started") from e
+        prepared = PreparedImport(fold, _chain([NewEvent("match_started", data)], 1, GENESIS, recorded_by))
+        try:
+            created = self._store_new(prepared, [event_id])
+        except IntegrityError:  # a concurrent retry stored the same event_id first
+            earlier = self._created_before(data, event_id)
+            if earlier is None:
+                raise
+            return earlier
+        return {**created, "event": prepared.envelopes[0], "replayed": False}
+
+    def _created_before(self, data: dict[str, Any], event_id: str | None) -> dict[str, Any] | None:
+        if event_id is None:
+            return None
+        with Session(self.engine) as s:
+            stored = s.exec(select(StoredEvent).where(StoredEvent.event_id == event_id)).first()
+            if stored is None:
+                return None
+            if stored.type != "match_started" or stored.data != data:
+                raise Conflict(f"event_id {event_id!r} was already used for another event")
+            return {"match_id": stored.match_id, "seq": stored.seq, "event": stored.envelope(), "replayed": True}
 
     def append(
         self, match_id: str, events: Sequence[NewEvent], expected_seq: int, recorded_by: str
@@ -141,9 +147,9 @@ class EventStore:
             head = s.exec(
                 select(StoredEvent.hash).where(StoredEvent.match_id == match_id, StoredEvent.seq == match.last_seq)
             ).one()
-            rows = self._write(s, match, fold, events, recorded_by, head)
+            envelopes = _chain(events, match.last_seq + 1, head, recorded_by)
+            self._insert(s, match, fold, envelopes, [e.event_id for e in events])
             s.commit()
-            envelopes = [r.envelope() for r in rows]
         self._publish(match_id, fold)
         return envelopes, False
 
@@ -152,6 +158,10 @@ class EventStore:
         return self.store_prepared(prepare_import(lines, recorded_by))
 
     def store_prepared(self, prepared: PreparedImport) -> dict[str, Any]:
+        """Store a checked match file as a new match."""
+        return self._store_new(prepared, [None] * len(prepared.envelopes))
+
+    def _store_new(self, prepared: PreparedImport, event_ids: list[str | None]) -> dict[str, Any]:
         fold, envelopes = prepared.fold, prepared.envelopes
         match_id = uuid.uuid4().hex
         start = envelopes[0]["data"]
@@ -160,7 +170,7 @@ class EventStore:
             s.add(match)
             s.add_all(_seat_rows(match_id, start))
             s.flush()
-            self._insert(s, match, fold, envelopes, [None] * len(envelopes))
+            self._insert(s, match, fold, envelopes, event_ids)
             s.commit()
         self._publish(match_id, fold)
         return {"match_id": match_id, "seq": fold.seq}
@@ -190,27 +200,9 @@ class EventStore:
             raise MatchNotFound(f"no match {match_id!r}")
         return match
 
-    def _write(
-        self, s: Session, match: Match, fold: Fold, events: Sequence[NewEvent], recorded_by: str, prev: str
-    ) -> list[StoredEvent]:
-        now = format_time(utcnow())
-        envelopes = []
-        for i, e in enumerate(events):
-            env = {
-                "seq": match.last_seq + i + 1,
-                "type": e.type,
-                "data": e.data,
-                "recorded_at": now,
-                "recorded_by": recorded_by,
-                "prev_hash": prev,
-            }
-            env["hash"] = prev = event_hash(env)
-            envelopes.append(env)
-        return self._insert(s, match, fold, envelopes, [e.event_id for e in events])
-
     def _insert(
         self, s: Session, match: Match, fold: Fold, envelopes: list[dict[str, Any]], event_ids: list[str | None]
-    ) -> list[StoredEvent]:
+    ) -> None:
         if s.get_bind().dialect.name == "postgresql":
             # Global positions are handed out in commit order: one appender at a time takes the next ones.
             s.connection().exec_driver_sql("LOCK TABLE events IN EXCLUSIVE MODE")
@@ -239,7 +231,6 @@ class EventStore:
         match.winners = list(sheet.winners) if sheet and sheet.finished else []
         match.updated_at = utcnow()
         s.add(match)
-        return rows
 
     # -- the fold cache ----------------------------------------------------------------------------
 
@@ -342,6 +333,18 @@ class EventStore:
 
     def verify(self, match_id: str) -> ChainCheck:
         return check_chain(self.events(match_id))
+
+
+def _chain(events: Sequence[NewEvent], first_seq: int, prev: str, recorded_by: str) -> list[dict[str, Any]]:
+    """Envelopes for new events, hash-chained from `prev`, all stamped now."""
+    now = format_time(utcnow())
+    envelopes = []
+    for seq, e in enumerate(events, start=first_seq):
+        env = {"seq": seq, "type": e.type, "data": e.data, "recorded_at": now, "recorded_by": recorded_by,
+               "prev_hash": prev}
+        env["hash"] = prev = event_hash(env)
+        envelopes.append(env)
+    return envelopes
 
 
 def _summary(m: Match) -> dict[str, Any]:

@@ -102,6 +102,24 @@ def test_create_match_is_idempotent_too(store: EventStore) -> None:
     assert store.list_matches()[1] == 1
 
 
+def test_concurrent_retries_of_a_create_store_one_match(store: EventStore) -> None:
+    barrier = threading.Barrier(6)
+    results: list[dict] = []
+
+    def create() -> None:
+        barrier.wait()
+        results.append(store.create_match(dict(START), "desk", event_id="m-race"))
+
+    threads = [threading.Thread(target=create) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) == 6 and len({r["match_id"] for r in results}) == 1
+    assert sum(not r["replayed"] for r in results) == 1
+    assert store.list_matches()[1] == 1
+
+
 def test_database_refuses_update_and_delete(store: EventStore) -> None:
     match_id = started(store)
     for sql in (
