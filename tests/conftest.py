@@ -23,21 +23,18 @@ POSTGRES_URL = os.environ.get("SCOREBOOK_TEST_POSTGRES")
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 
 
+def _admin(sql: str) -> None:
+    assert POSTGRES_URL
+    admin = create_engine(POSTGRES_URL)
+    with admin.begin() as conn:
+        conn.execute(text(sql))
+    admin.dispose()
+
+
 def _postgres_engine(schema: str) -> Engine:
     assert POSTGRES_URL
-    admin = create_engine(POSTGRES_URL)
-    with admin.begin() as conn:
-        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    admin.dispose()
+    _admin(f'CREATE SCHEMA "{schema}"')
     return create_engine(POSTGRES_URL, connect_args={"options": f"-csearch_path={schema}"}, pool_pre_ping=True)
-
-
-def _drop_schema(schema: str) -> None:
-    assert POSTGRES_URL
-    admin = create_engine(POSTGRES_URL)
-    with admin.begin() as conn:
-        conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-    admin.dispose()
 
 
 @pytest.fixture(params=BACKENDS)
@@ -56,7 +53,7 @@ def bare_engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engi
         yield engine
     finally:
         engine.dispose()
-        _drop_schema(schema)
+        _admin(f'DROP SCHEMA "{schema}" CASCADE')
 
 
 @pytest.fixture
