@@ -77,6 +77,8 @@ class Fold:
             if self._n:
                 raise IllegalEvent("the match has already started; match_started comes only once, first")
             game = get_game(event.data.get("game"))
+            if not isinstance(event.data.get("meta", {}), dict):
+                raise IllegalEvent("match_started: meta must be a JSON object (tournament, round, table, date…)")
             state = game.start(event.data)
             players = tuple((p["id"], p.get("name") or p["id"]) for p in event.data["players"])
         elif not self._n:

@@ -23,6 +23,9 @@ def test_first_event_must_be_match_started_and_only_once() -> None:
         base().apply(Event(4, "match_started", START))
     with pytest.raises(IllegalEvent, match="unknown game"):
         Fold().apply(Event(1, "match_started", {**START, "game": "chess"}))
+    with pytest.raises(IllegalEvent, match="meta must be a JSON object"):
+        Fold().apply(Event(1, "match_started", {**START, "meta": "Autumn night"}))
+    assert Fold().apply(Event(1, "match_started", {**START, "meta": {"table": 3}})).seq == 1
     with pytest.raises(IllegalEvent, match="does not follow"):
         base().apply(Event(7, "note", {"text": "gap"}))
 
