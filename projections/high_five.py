@@ -200,6 +200,8 @@ class HighFive:
             raise IllegalEvent(f"{event.type} is not a High Five event")
         if state.winner is not None:
             raise IllegalEvent("the match is finished; only notes and rewinds are accepted")
+        if not isinstance(event.data, Mapping):
+            raise IllegalEvent(f"{event.type}: data must be a JSON object")
         return handler(state, event.data)
 
     def _game_started(self, state: HighFiveState, data: Mapping[str, Any]) -> HighFiveState:
@@ -285,10 +287,12 @@ class HighFive:
         remaining = state.boneyard - total
         last = remaining < later * state.n
         raw_layout = data.get("to_layout")
+        if raw_layout is not None and not isinstance(raw_layout, list):
+            raise IllegalEvent(f"{what}: to_layout must be a list of face-up tiles (got {raw_layout!r})")
         to_layout: tuple[str, ...] = ()
         if last:
-            if not isinstance(raw_layout, list) or len(raw_layout) != remaining:
-                got = len(raw_layout) if isinstance(raw_layout, list) else "none"
+            if raw_layout is None or len(raw_layout) != remaining:
+                got = "none" if raw_layout is None else len(raw_layout)
                 raise IllegalEvent(
                     f"{what}: this is the game's last hand: the {remaining} tile(s) left in the "
                     f"boneyard go face up into the layout as to_layout (got {got})"
