@@ -70,6 +70,8 @@ class Fold:
         """The fold with `event` appended, or IllegalEvent; `self` is never changed."""
         if event.seq != self._n + 1:
             raise IllegalEvent(f"event seq {event.seq} does not follow seq {self._n}")
+        if not isinstance(event.type, str) or not event.type:
+            raise UnknownEventType(f"an event type must be a non-empty string, not {event.type!r}")
         if not isinstance(event.data, dict):
             raise IllegalEvent(f"{event.type}: data must be a JSON object")
         game, players, superseded = self.game, self.players, self.superseded_by
@@ -176,5 +178,5 @@ def fold_dicts(lines: Iterable[Mapping[str, Any]]) -> Fold:
     """Fold import-form events ({type, data}), numbering them 1, 2, 3 …"""
     f = Fold()
     for i, line in enumerate(lines, start=1):
-        f = f.apply(Event(i, line["type"], line.get("data") or {}))
+        f = f.apply(Event(i, line.get("type"), line.get("data", {})))  # both checked by apply
     return f

@@ -33,6 +33,13 @@ def test_first_event_must_be_match_started_and_only_once() -> None:
 def test_unknown_type_is_its_own_error() -> None:
     with pytest.raises(UnknownEventType, match="tile_placed"):
         base().apply(Event(4, "tile_placed", {}))
+    for bad in (None, ["note"], ""):
+        with pytest.raises(UnknownEventType, match="non-empty string"):
+            base().apply(Event(4, bad, {}))  # type: ignore[arg-type]
+    with pytest.raises(IllegalEvent, match="data must be a JSON object"):
+        base().apply(Event(4, "note", None))  # type: ignore[arg-type]
+    with pytest.raises(UnknownEventType):
+        fold_dicts([{"type": "match_started", "data": START}, {"data": {}}])
 
 
 def test_note_changes_no_state_and_checks_about_seq() -> None:
