@@ -178,5 +178,5 @@ def fold_dicts(lines: Iterable[Mapping[str, Any]]) -> Fold:
     """Fold import-form events ({type, data}), numbering them 1, 2, 3 …"""
     f = Fold()
     for i, line in enumerate(lines, start=1):
-        f = f.apply(Event(i, line.get("type"), line.get("data", {})))  # both checked by apply
+        f = f.apply(Event(i, line.get("type", ""), line.get("data", {})))  # both checked by apply
     return f
