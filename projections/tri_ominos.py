@@ -331,8 +331,16 @@ def _known_holders(state: TriState, tile: str) -> list[int]:
     return [i for i, h in enumerate(state.hands) if h is not None and tile in h.known]
 
 
-def _could_hold(state: TriState, seat: int, tile: str) -> bool:
+def _rest_of_hand(state: TriState, seat: int, tile: str) -> Hand | None:
+    """The player's hand once `tile` has left it: a tile played from a hidden slot uses that slot up."""
     hand = state.hands[seat]
+    if hand is None or (tile not in hand.known and not hand.hidden):
+        return hand
+    return hand.without(tile)
+
+
+def _could_hold(state: TriState, hand: Hand | None, tile: str) -> bool:
+    """Whether `hand` may hold `tile`: a known tile of it, or a hidden slot and a tile of unknown place."""
     if hand is None:
         return False
     return tile in hand.known or (hand.hidden > 0 and locate(state, tile) is None)
@@ -341,6 +349,7 @@ def _could_hold(state: TriState, seat: int, tile: str) -> bool:
 def start_problem(state: TriState, seat: int, tile: str, shown: str | None) -> str | None:
     """Why `tile` (with `shown`) cannot start the round for this player, judged on the known tiles."""
     who = _name(state, seat)
+    rest = _rest_of_hand(state, seat, tile)  # what else the starter may hold besides the starting tile
 
     def holder_text(holder: int) -> str:
         return f"{who} also holds" if holder == seat else f"{_name(state, holder)} holds"
@@ -356,7 +365,7 @@ def start_problem(state: TriState, seat: int, tile: str, shown: str | None) -> s
         if shown is not None:
             if not is_triple(shown) or shown == TRIPLES[0]:
                 return f"shown {shown} must be a triple higher than 0-0-0"
-            if not _could_hold(state, seat, shown):
+            if not _could_hold(state, rest, shown):
                 where = locate(state, shown)
                 return f"{who} cannot show {shown}: it is {where}" if where else f"{who} does not hold {shown}"
             for higher in TRIPLES[triple_rank(shown) + 1 :]:
@@ -367,7 +376,7 @@ def start_problem(state: TriState, seat: int, tile: str, shown: str | None) -> s
         for higher in reversed(TRIPLES[1:]):
             holders = _known_holders(state, higher)
             if holders and holders[0] != seat:
-                if any(_could_hold(state, seat, t) for t in TRIPLES[triple_rank(higher) + 1 :]):
+                if any(_could_hold(state, rest, t) for t in TRIPLES[triple_rank(higher) + 1 :]):
                     return None
                 return (
                     f"{_name(state, holders[0])} holds {higher}: 0-0-0 may start only in the hand "
@@ -441,6 +450,8 @@ class TriOminos:
             raise IllegalEvent(f"unknown event type {event.type!r} for {NAME}")
         if state.phase == FINISHED:
             raise IllegalEvent("the match is finished; only notes and rewinds are accepted")
+        if not isinstance(event.data, Mapping):
+            raise IllegalEvent(f"{event.type}: data must be a JSON object")
         return handler(state, event.data)
 
     def _phase_problem(self, state: TriState, wanted: str, what: str) -> str | None:
@@ -557,9 +568,7 @@ class TriOminos:
         problem = rotation_problem(tile, numbers) or start_problem(state, seat, tile, shown)
         if problem:
             raise IllegalEvent(problem)
-        if shown is not None and shown not in hand.known:
-            if not hand.hidden:
-                raise IllegalEvent(f"{_name(state, seat)} does not hold {shown} to show")
+        if shown is not None and shown not in hand.known:  # start_problem has checked a hidden slot is left
             hand = Hand(hand.known + (shown,), hand.hidden - 1)  # the shown triple was a hidden slot
         items = start_points(tile, shown)
         tags = ["start_bonus"] if len(items) > 1 else []
