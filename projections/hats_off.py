@@ -207,7 +207,9 @@ def _number(value: Any, allowed: range, what: str) -> int:
 
 def _hat_id(state: HatsOffState, data: Mapping[str, Any], what: str) -> HatId:
     player = _player(state, require(data, "player", str, what), what)
-    return player, _number(data.get("hat"), HAT_NUMBERS, f"{what}: hat")
+    if "hat" not in data:
+        raise IllegalEvent(f"{what}: missing 'hat'")
+    return player, _number(data["hat"], HAT_NUMBERS, f"{what}: hat")
 
 
 def _parse_place(state: HatsOffState, raw: Any, what: str) -> Place:
@@ -231,6 +233,11 @@ def _check_destination(state: HatsOffState, board: Board, hid: HatId, place: Pla
     if isinstance(place, Hole):
         occupant = board.in_hole.get(place)
         if occupant is not None and occupant != hid:
+            if hid in board.above(occupant):
+                raise IllegalEvent(
+                    f"{_hat(state, hid)} is already in the stack standing in {_hole(state, place)} "
+                    f"({_place(state, state.hats[hid].place)})"
+                )
             top = board.top(occupant)
             raise IllegalEvent(
                 f"{_hole(state, place)} already holds {_hat(state, occupant)}; a hat landing there is nested "
@@ -260,6 +267,11 @@ def _check_destination(state: HatsOffState, board: Board, hid: HatId, place: Pla
         raise IllegalEvent(f"{_hat(state, target)} is {where}; a hat nests only into a hat standing in a hole")
     held = board.holder.get(target)
     if held is not None and held != hid:
+        if hid in board.above(target):
+            raise IllegalEvent(
+                f"{_hat(state, hid)} is already in {_hat(state, target)}'s stack "
+                f"({_place(state, state.hats[hid].place)}); {_hat(state, target)} holds {_hat(state, held)}"
+            )
         raise IllegalEvent(
             f"{_hat(state, target)} already holds {_hat(state, held)}; a hat landing there is nested in "
             f"{_hat(state, board.top(held))}, the top of that stack"
@@ -298,6 +310,8 @@ class HatsOff:
     event_types = frozenset({"round_started", "hat_launched", "hats_off_called", "hat_moved", "round_ended"})
 
     def start(self, data: Mapping[str, Any]) -> HatsOffState:
+        if not isinstance(data, Mapping):
+            raise IllegalEvent("match_started: data must be a JSON object")
         players = parse_players(data, NAME, self.min_players, self.max_players)
         options = parse_options(data.get("options"), OPTIONS, NAME)
         return HatsOffState(players=players, target=options["target_score"])
@@ -312,6 +326,8 @@ class HatsOff:
         }.get(event.type)
         if handler is None:
             raise IllegalEvent(f"{event.type} is not a Hats Off event")
+        if not isinstance(event.data, Mapping):
+            raise IllegalEvent(f"{event.type}: data must be a JSON object")
         return handler(state, event.data)
 
     def _round_started(self, state: HatsOffState, data: Mapping[str, Any]) -> HatsOffState:

@@ -99,7 +99,7 @@ def test_launch_outside_a_round() -> None:
     [
         ({"hat": 1, "to": "off"}, "missing 'player'"),
         ({"player": "zed", "hat": 1, "to": "off"}, "unknown player 'zed'"),
-        ({"player": "ann", "to": "off"}, "hat must be a whole number 1–6, not None"),
+        ({"player": "ann", "to": "off"}, "hat_launched: missing 'hat'"),
         ({"player": "ann", "hat": 0, "to": "off"}, "1–6, not 0"),
         ({"player": "ann", "hat": 7, "to": "off"}, "1–6, not 7"),
         ({"player": "ann", "hat": "3", "to": "off"}, "1–6, not '3'"),
@@ -249,7 +249,11 @@ def test_moving_a_hat_into_its_own_stack() -> None:
 def test_moving_a_hat_into_the_hat_below_that_holds_another() -> None:
     f = in_round(launch("ann", 1, hole("ann", 1)), launch("bo", 1, in_hat("ann", 1)), launch("ann", 2, in_hat("bo", 1)))
     reason = refused(f, moved("ann", 2, in_hat("ann", 1)))
-    assert "Ann's hat 1 already holds Bo's hat 1" in reason
+    assert reason == ("Ann's hat 2 is already in Ann's hat 1's stack (nested in Bo's hat 1); "
+                      "Ann's hat 1 holds Bo's hat 1")
+    # Into the hole at the bottom of its own stack: it is already there, nested.
+    reason = refused(f, moved("ann", 2, hole("ann", 1)))
+    assert reason == "Ann's hat 2 is already in the stack standing in hole 1 of Ann's area (nested in Bo's hat 1)"
 
 
 def test_moving_a_hat_where_it_already_is() -> None:
