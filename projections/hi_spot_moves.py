@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from projections.hi_spot import State, Turn, blocking_reason, can_play, refill_needed, turn_points
+from projections.hi_spot import Stack, State, Turn, blocking_reason, can_play, refill_needed, turn_points
 from projections.hi_spot_tiles import FULL, dot_count, positions_of
 
 
@@ -42,8 +42,8 @@ def placements(state: State, seat: int, tiles: list[str] | tuple[str, ...]) -> l
                 dots = dot_count(old_mask | o)
                 nine = dots == 9
                 after = old_mask | o
-                if nine or left == 0:
-                    goes_on = left > 0 or state.bag > 0
+                if nine or left == 0:  # the segment ends; can the next one place anything?
+                    goes_on = _next_segment(state, turn, i, stack, after, rest, left)
                 elif stack is None or seg == "new_stack":  # the segment builds this stack: only it takes more
                     goes_on = any(r in state.tiles.fitting(after, flip) for r in rest)
                 else:
@@ -64,6 +64,25 @@ def placements(state: State, seat: int, tiles: list[str] | tuple[str, ...]) -> l
                     }
                 )
     return out
+
+
+def _next_segment(
+    state: State, turn: Turn, section: int, stack: Stack | None, after: int, rest: list[str], left: int
+) -> bool:
+    """After a placement that ends the segment (a 9 or the last rack tile) on `section`, now covering
+    `after`: could a new segment place a tile? With an emptied rack it first needs tiles in the bag
+    (a cleared 9 puts its tiles back), and then any tile drawn may start a stack or go on one that is
+    not full; with tiles left, they start a stack or one of the known ones fits a stack."""
+    cleared = after == FULL and bool(state.options["clear_full_stacks"])
+    may_start = turn.new_stack is None and stack is not None  # a placement on an empty section starts the stack
+    tray = [s.mask if s is not None else None for s in state.tray]
+    tray[section] = None if cleared else after
+    open_stacks = [m for m in tray if m is not None and m != FULL]
+    if may_start and None in tray:
+        return left > 0 or state.bag > 0 or cleared
+    if left == 0:
+        return bool(open_stacks) and (state.bag > 0 or cleared)
+    return any(r in state.tiles.fitting(m, state.allow_flip) for m in open_stacks for r in rest)
 
 
 def _can_add_more(state: State, uid: int, after: int, rest: list[str]) -> bool:

@@ -9,7 +9,24 @@ from projections.events import Event
 from projections.hi_spot import GAME
 from projections.timeline import Fold, fold_dicts
 from tests.examples import load_example
-from tests.test_hi_spot_helpers import ANN_OUT, blocked_round, draw, end, ev, light_start, nine_stacks, place, play
+from tests.test_hi_spot_helpers import (
+    ANN_OUT,
+    PLAYERS,
+    ROW2,
+    blocked_round,
+    draw,
+    end,
+    ev,
+    light_start,
+    nine_stacks,
+    opening,
+    place,
+    play,
+    refused,
+    state_json,
+    tile_set,
+    totals,
+)
 from tests.test_hi_spot_rules import bo_adds_three_and_two, lone_three, start
 
 
@@ -61,6 +78,59 @@ def test_a_nine_lets_the_turn_go_on() -> None:
     nine = [m for m in moves(play(bo_adds_three_and_two()), "ann") if m["nine"]]
     assert [(m["data"]["tile"], m["data"]["dots"], m["points"], m["turn_can_continue"]) for m in nine] == [
         ("ONE1", [8], 9, True), ("ONE2", [8], 9, True), ("ONE4", [8], 9, True)]  # fmt: skip
+
+
+def test_turn_can_continue_after_a_nine_needs_a_place_for_a_remaining_tile() -> None:
+    # Ann: a 6 and a 3 make a 9 on the one stack she starts; no other stack exists and she may not
+    # start a second, so her three corner dots have nowhere to go.
+    tiles = tile_set(S1=[0, 1, 2, 3, 4, 5], T1=[0, 1, 2], K1=[0], K2=[0], K3=[0], K4=[0], K5=[0], K6=[0], K7=[0],
+                     K8=[0])  # fmt: skip
+    lines = opening({"ann": ["S1", "T1", "K1", "K2", "K3"], "bo": ["K4", "K5", "K6", "K7", "K8"]},
+                    [{"ann": "S1", "bo": "K4"}], tile_set=tiles) + [place("ann", "S1", 1, ROW2)]  # fmt: skip
+    f = play(lines)
+    nine = [m for m in GAME.legal_moves(f.state, "ann") if m.get("nine")]
+    assert [(m["data"]["dots"], m["turn_can_continue"]) for m in nine] == [([6, 7, 8], False)]
+    after = play(lines + [place("ann", "T1", 1, [6, 7, 8])])
+    assert [m["type"] for m in GAME.legal_moves(after.state, "ann")] == ["turn_ended"]
+
+
+def test_turn_can_continue_when_a_cleared_nine_refills_an_empty_bag() -> None:
+    # clear_full_stacks, four racks of four and no bag. Ann opens section 1 with the centre; Bo's four
+    # 2-dot tiles fill it, the last one makes the 9 and empties his rack. The five tiles go back into
+    # the bag, so he draws a new rack and may go on: he has started no stack this turn.
+    tiles = tile_set(A1=[4], B1=[0, 1], B2=[0, 1], B3=[0, 1], B4=[0, 1], **{f"C{i}": [0] for i in range(1, 12)})
+    options = {"tile_set": tiles, "clear_full_stacks": True}
+    lines = [ev("match_started", game="hi-spot", players=PLAYERS, options=options), ev("round_started"),
+             ev("first_player_drawn", draws={"ann": "B1", "bo": "C1", "cy": "C2", "di": "C3"}),
+             draw("ann", "A1", "C1", "C2", "C3"), draw("bo", "B1", "B2", "B3", "B4"),
+             draw("cy", "C4", "C5", "C6", "C7"), draw("di", "C8", "C9", "C10", "C11")]  # fmt: skip
+    lines += [place("ann", "A1", 1, [4]), end("ann")]
+    lines += [place("bo", "B1", 1, [0, 1]), place("bo", "B2", 1, [2, 5]), place("bo", "B3", 1, [7, 8])]
+    last = [m for m in GAME.legal_moves(play(lines).state, "bo") if m["type"] == "tile_placed"]
+    assert [(m["data"]["dots"], m["nine"], m["turn_can_continue"]) for m in last] == [([3, 6], True, True)]
+    lines += [place("bo", "B4", 1, [3, 6])]
+    assert state_json(play(lines))["bag"] == 5
+    refused(lines, end("bo"), "must first refill the rack: draw 4 tiles")
+    lines += [draw("bo", "B1", "B2", "B3", "A1"), place("bo", "B1", 2, [0, 1])]
+    refused(lines, place("bo", "B2", 3, [0, 1]), "already started a stack this turn (section 2)")
+    f = play(lines + [draw("bo", "B4"), end("bo")])
+    assert totals(f) == {"ann": 1, "bo": 9 + 2, "cy": 0, "di": 0} and state_json(f)["to_act"] == "cy"
+
+
+def test_turn_cannot_continue_after_a_cleared_nine_on_the_turns_own_new_stack() -> None:
+    # The same with Bo opening: his own new stack is the one cleared, so after the refill he may
+    # neither start another nor add to a stack (none is left): the turn can only end.
+    tiles = tile_set(A1=[4], B1=[0, 1], B2=[0, 1], B3=[0, 1], B4=[0, 1], **{f"C{i}": [0] for i in range(1, 11)})
+    lines = opening({"ann": ["C1", "C2", "C3", "C4", "C5"], "bo": ["A1", "B1", "B2", "B3", "B4"]},
+                    [{"ann": "C1", "bo": "B1"}], tile_set=tiles, clear_full_stacks=True)  # fmt: skip
+    lines += [place("bo", "A1", 1, [4]), place("bo", "B1", 1, [0, 1]), place("bo", "B2", 1, [2, 5]),
+              place("bo", "B3", 1, [7, 8])]  # fmt: skip
+    last = [m for m in GAME.legal_moves(play(lines).state, "bo") if m["type"] == "tile_placed"]
+    assert [(m["data"]["dots"], m["nine"], m["turn_can_continue"]) for m in last] == [([3, 6], True, False)]
+    lines += [place("bo", "B4", 1, [3, 6]), draw("bo", "A1", "B1", "B2", "B3", "B4")]
+    refused(lines, place("bo", "B1", 2, [0, 1]), "already started a stack this turn")
+    f = play(lines + [end("bo")])
+    assert totals(f) == {"ann": 0, "bo": 9}
 
 
 def test_after_the_refill_only_turn_ended() -> None:
