@@ -282,16 +282,6 @@ def _launched(state: HatsOffState, player: str) -> list[int]:
     return sorted(n for (owner, n) in state.hats if owner == player)
 
 
-def _first_out(state: HatsOffState) -> str | None:
-    """The first player this round to have launched all 6 hats (launch order), or None."""
-    count: dict[str, int] = {}
-    for owner, _ in state.hats:  # launch order; a knocked hat keeps its place in it
-        count[owner] = count.get(owner, 0) + 1
-        if count[owner] == len(HAT_NUMBERS):
-            return owner
-    return None
-
-
 def _in_flight_recorded(state: HatsOffState, player: str) -> bool:
     return any(hid[0] == player and landing.in_flight for hid, landing in state.hats.items())
 
@@ -413,12 +403,6 @@ class HatsOff:
                     f"{_name(state, p)} cannot call HATS OFF: {len(launched)} of 6 hats launched "
                     f"(still to launch: {missing})"
                 )
-        first = _first_out(state)
-        if first is not None and first not in callers:
-            raise IllegalEvent(
-                f"{_name(state, first)} launched all 6 hats first, so {_name(state, first)} calls HATS OFF "
-                f"(others who have launched all 6 may call together with {_name(state, first)})"
-            )
         seat = [pl.id for pl in state.players]
         return replace(state, called=tuple(sorted(callers, key=seat.index)))
 
@@ -594,17 +578,14 @@ def _gain_text(state: HatsOffState, gained: Mapping[str, int]) -> str:
 
 
 def hats_off_choices(state: HatsOffState, player: str) -> list[tuple[str, ...]]:
-    """The caller lists naming `player` that may be recorded: the first to have launched all 6, alone or
-    with others who have also launched all 6."""
+    """The caller lists `player` may record: alone or with others who have also launched all 6."""
     ready = [p.id for p in state.players if len(_launched(state, p.id)) == len(HAT_NUMBERS)]
-    first = _first_out(state)
-    if player not in ready or first is None:
+    if player not in ready:
         return []
-    must = {player, first}
-    others = [p for p in ready if p not in must]
+    others = [p for p in ready if p != player]
     seat = [p.id for p in state.players]
     return [
-        tuple(sorted((*must, *extra), key=seat.index))
+        tuple(sorted((player, *extra), key=seat.index))
         for k in range(len(others) + 1)
         for extra in combinations(others, k)
     ]

@@ -12,7 +12,7 @@ import pytest
 
 from projections.errors import IllegalEvent
 from projections.events import Event
-from projections.hats_off import GAME, HatsOffState
+from projections.hats_off import GAME
 from projections.scores import scores_json
 from projections.timeline import Fold, fold_dicts
 from tests.examples import load_example
@@ -27,58 +27,16 @@ from tests.test_hats_off_helpers import (
     misses,
     more,
     moved,
-    own_holes,
     refused,
     round_ended,
     round_points,
     round_started,
     started,
 )
-from tests.test_hats_off_moves import check_legal_moves
 
 
 def in_round(*lines: Line | list[Line], players: tuple[str, ...] = ("ann", "bo")) -> Fold:
     return fold(started(*players), round_started(players[0]), *lines)
-
-
-def callers_listed(state: HatsOffState, player: str) -> list[list[str]]:
-    return [m["data"]["players"] for m in GAME.legal_moves(state, player) if m["type"] == "hats_off_called"]
-
-
-# --- "The first player to have launched all 6 calls HATS OFF" ---------------------------------------
-
-
-def test_the_first_player_out_must_be_among_the_callers() -> None:
-    # Ann's sixth hat goes out before Bo's: Ann is the one who calls. Bo alone would take the bonus
-    # (and stop the round) although Ann finished first.
-    f = in_round(misses("ann", 1, 2, 3, 4, 5, 6), own_holes("bo", 1, 2, 3, 4, 5, 6))
-    reason = refused(f, hats_off("bo"))
-    assert reason == ("Ann launched all 6 hats first, so Ann calls HATS OFF "
-                      "(others who have launched all 6 may call together with Ann)")
-    # Ann alone, or Ann and Bo together, are fine: Bo 30 + the bonus only when he calls too.
-    assert round_points(more(f, hats_off("ann"), round_ended())) == {"ann": 0, "bo": 30}
-    assert round_points(more(f, hats_off("bo", "ann"), round_ended())) == {"ann": 0, "bo": 35}
-    assert callers_listed(f.state, "bo") == [["ann", "bo"]]
-    assert callers_listed(f.state, "ann") == [["ann"], ["ann", "bo"]]
-    check_legal_moves(f.state)
-
-
-def test_first_out_is_by_the_sixth_launch_not_the_first() -> None:
-    # Bo starts first but Cy's sixth hat lands before Bo's and Ann's: Cy must call.
-    f = in_round(misses("bo", 1, 2, 3, 4, 5), misses("cy", 1, 2, 3, 4, 5, 6), misses("bo", 6),
-                 misses("ann", 1, 2, 3, 4, 5, 6), players=("ann", "bo", "cy"))
-    assert "Cy launched all 6 hats first" in refused(f, hats_off("ann", "bo"))
-    assert callers_listed(f.state, "ann") == [["ann", "cy"], ["ann", "bo", "cy"]]
-    assert callers_listed(f.state, "cy") == [["cy"], ["ann", "cy"], ["bo", "cy"], ["ann", "bo", "cy"]]
-    check_legal_moves(f.state)
-    f = more(f, hats_off("ann", "bo", "cy"))
-    assert GAME.to_json(f.state)["hats_off_called_by"] == ["ann", "bo", "cy"]
-
-
-def test_a_knock_does_not_change_who_was_first_out() -> None:
-    # Ann's first hat is knocked after Bo finished: the launch order still says Ann was out first.
-    f = in_round(misses("ann", 1, 2, 3, 4, 5, 6), misses("bo", 1, 2, 3, 4, 5, 6), moved("ann", 1, hole("ann", 2)))
-    assert "Ann launched all 6 hats first" in refused(f, hats_off("bo"))
 
 
 # --- match_started: players and options ("For every game") ------------------------------------------

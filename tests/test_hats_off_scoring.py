@@ -32,8 +32,7 @@ def picture(*stack: Line, players: tuple[str, ...] = ("ann", "bo")) -> dict[str,
     """A round in which the launches `stack` build one pictured stack in Ann's area; every other hat goes off
     the board and Bo calls HATS OFF with nothing scoring (so nobody has a bonus). Each player's points."""
     used = {(line["data"]["player"], line["data"]["hat"]) for line in stack}
-    bo_first = sorted(players, key=lambda p: p != "bo")  # Bo launches all six first, so Bo is the one to call
-    rest = [launch(p, h, "off") for p in bo_first for h in range(1, 7) if (p, h) not in used]
+    rest = [launch(p, h, "off") for p in players for h in range(1, 7) if (p, h) not in used]
     f = fold(started(*players), round_started("ann"), list(stack), rest, hats_off("bo"), round_ended())
     return GAME.scores(f.state).rounds[0]
 
@@ -252,7 +251,7 @@ def scoring_round(caller: str, ann: int, bo: int, call: str = "ann") -> list[Lin
     """A two-player round where Ann lands `ann` hats and Bo `bo` hats in their own holes, the rest off;
     `call` launches all six first and calls (bonus 5 if they landed one)."""
     lines = [round_started(caller)]
-    for p, k in sorted((("ann", ann), ("bo", bo)), key=lambda pk: pk[0] != call):
+    for p, k in (("ann", ann), ("bo", bo)):
         lines += own_holes(p, *range(1, k + 1)) + misses(p, *range(k + 1, 7))
     return [*lines, hats_off(call), round_ended()]
 
