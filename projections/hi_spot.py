@@ -444,7 +444,7 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
         raise IllegalEvent(f"{what}: {who} has refilled the rack, so the turn is over; record turn_ended")
     if rack.size == 0:
         raise IllegalEvent(f"{what}: {who}'s rack is empty; draw a new rack (tiles_drawn) to go on, or end the turn")
-    tile = _tile(state, data.get("tile"), what)
+    tile = _tile(state, require(data, "tile", object, what), what)
     from_hidden = tile not in rack.known
     if from_hidden and (rack.hidden == 0 or tile in state.located):
         raise IllegalEvent(f"{what}: {tile} is not in {who}'s rack: it is {_where(state, tile)}")
@@ -563,7 +563,7 @@ def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
     from_hidden = 0
     for t in returned:
         if t is None or t not in rack.known:
-            if t is not None and t in state.located:
+            if t is not None and (t in state.located or not rack.hidden):
                 raise IllegalEvent(f"{what}: {t} is not in {who}'s rack: it is {_where(state, t)}")
             from_hidden += 1
     if from_hidden > rack.hidden:
