@@ -18,7 +18,7 @@ from typing import Any
 
 from projections.errors import IllegalEvent
 from projections.events import Event
-from projections.options import Option, Player, parse_options, parse_players, positive_int, require
+from projections.options import Option, Player, is_int, parse_options, parse_players, positive_int, require
 from projections.protocol import Annotation, ScoreSheet
 
 NAME = "hats-off"
@@ -200,7 +200,7 @@ def _player(state: HatsOffState, value: Any, what: str) -> str:
 
 
 def _number(value: Any, allowed: range, what: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value not in allowed:
+    if not is_int(value) or value not in allowed:
         raise IllegalEvent(f"{what} must be a whole number {allowed.start}–{allowed.stop - 1}, not {value!r}")
     return value
 

@@ -33,6 +33,7 @@ from projections.options import (
     Option,
     Player,
     boolean,
+    is_int,
     parse_options,
     parse_players,
     player_seat,
@@ -418,7 +419,7 @@ def _tiles_drawn(state: State, data: Mapping[str, Any]) -> State:
 
 def _dots_field(state: State, data: Mapping[str, Any], tile: str, what: str) -> int:
     dots = require(data, "dots", list, what)
-    if not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= 8 for p in dots):
+    if not all(is_int(p) and 0 <= p <= 8 for p in dots):
         raise IllegalEvent(f"{what}: dots must be positions 0–8 (got {dots!r})")
     if len(set(dots)) != len(dots):
         raise IllegalEvent(f"{what}: dots lists a position twice ({dots!r})")

@@ -12,6 +12,7 @@ from importlib import resources
 from typing import Any
 
 from projections.errors import IllegalEvent
+from projections.options import is_int
 
 FULL = 0b111111111  # a stack of 9 dots covers every position
 MIN_DOTS, MAX_DOTS = 1, 6  # RULES.md §3: tiles carry 1–6 dots
@@ -106,7 +107,7 @@ def _parse_tiles(raw: Any, where: str) -> dict[str, int]:
         dots: Any = t.get("dots")
         if tid in tiles:
             raise IllegalEvent(f"{where}: tile id {tid!r} appears twice")
-        ok = isinstance(dots, list) and all(isinstance(p, int) and not isinstance(p, bool) for p in dots)
+        ok = isinstance(dots, list) and all(is_int(p) for p in dots)
         if not ok or not all(0 <= p <= 8 for p in dots) or len(set(dots)) != len(dots):
             raise IllegalEvent(f"{where}: tile {tid}'s dots must be distinct positions 0–8 (got {dots!r})")
         if not MIN_DOTS <= len(dots) <= MAX_DOTS:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from projections.errors import IllegalEvent
 
@@ -18,16 +18,17 @@ class Option:
     description: str = ""
 
 
-def _is_int(v: Any) -> bool:
+def is_int(v: Any) -> TypeGuard[int]:
+    """A JSON integer: Python's bool is an int, but `true` is not a number."""
     return isinstance(v, int) and not isinstance(v, bool)
 
 
 def positive_int(v: Any) -> str | None:
-    return None if _is_int(v) and v > 0 else "must be a positive integer"
+    return None if is_int(v) and v > 0 else "must be a positive integer"
 
 
 def non_negative_int(v: Any) -> str | None:
-    return None if _is_int(v) and v >= 0 else "must be an integer ≥ 0"
+    return None if is_int(v) and v >= 0 else "must be an integer ≥ 0"
 
 
 def boolean(v: Any) -> str | None:
@@ -43,7 +44,7 @@ def one_of(*choices: Any) -> Check:
 
 def int_list(length: int) -> Check:
     def check(v: Any) -> str | None:
-        ok = isinstance(v, list) and len(v) == length and all(_is_int(x) and x >= 0 for x in v)
+        ok = isinstance(v, list) and len(v) == length and all(is_int(x) and x >= 0 for x in v)
         return None if ok else f"must be a list of {length} integers ≥ 0"
 
     return check

@@ -12,6 +12,7 @@ from typing import Any
 
 from projections.errors import IllegalEvent, UnknownEventType
 from projections.events import COMMON_EVENT_TYPES, Event
+from projections.options import is_int
 from projections.protocol import Annotation, Game
 from projections.registry import get_game
 
@@ -147,21 +148,17 @@ class Fold:
         return {p: after[p] - before.get(p, 0) for p in after if after[p] != before.get(p, 0)}
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def _check_note(event: Event, last_seq: int) -> None:
     if not isinstance(event.data.get("text"), str):
         raise IllegalEvent("note: text must be a string")
     about = event.data.get("about_seq")
-    if about is not None and not (_is_int(about) and 1 <= about <= last_seq):
+    if about is not None and not (is_int(about) and 1 <= about <= last_seq):
         raise IllegalEvent(f"note: about_seq must be an earlier seq, 1..{last_seq}")
 
 
 def _check_rewind(event: Event, last_seq: int, superseded: Mapping[int, int]) -> int:
     to_seq = event.data.get("to_seq")
-    if not isinstance(to_seq, int) or isinstance(to_seq, bool) or not 1 <= to_seq <= last_seq:
+    if not is_int(to_seq) or not 1 <= to_seq <= last_seq:
         raise IllegalEvent(f"rewind: to_seq must be an earlier seq, 1..{last_seq}")
     if not isinstance(event.data.get("reason"), str):
         raise IllegalEvent("rewind: reason must be a string")

@@ -28,6 +28,7 @@ from projections.options import (
     Option,
     Player,
     int_list,
+    is_int,
     non_negative_int,
     one_of,
     parse_options,
@@ -178,20 +179,16 @@ def _hand_text(hand: Hand) -> str:
     return ", ".join(parts) if parts else "no tiles"
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def _parse_cell(data: Mapping[str, Any], what: str) -> Cell:
     cell = require(data, "cell", list, what)
-    if len(cell) != 2 or not all(_is_int(v) for v in cell):
+    if len(cell) != 2 or not all(is_int(v) for v in cell):
         raise IllegalEvent(f"{what}: cell must be [q, r], two integers (got {cell!r})")
     return (cell[0], cell[1])
 
 
 def _parse_corners(data: Mapping[str, Any], what: str) -> Corners:
     c = require(data, "corners", list, what)
-    if len(c) != 3 or not all(_is_int(v) for v in c):
+    if len(c) != 3 or not all(is_int(v) for v in c):
         raise IllegalEvent(f"{what}: corners must be three integers, clockwise from the apex (got {c!r})")
     if not all(0 <= v <= 5 for v in c):
         raise IllegalEvent(f"{what}: corner numbers run from 0 to 5 (got {c!r})")

@@ -8,6 +8,8 @@ from typing import Any
 from sqlalchemy import JSON, BigInteger, Column, DateTime, ForeignKey, Index, String
 from sqlmodel import Field, SQLModel
 
+from recorder.hashchain import format_time
+
 
 def utcnow() -> datetime:
     return datetime.now(timezone.utc)
@@ -59,8 +61,6 @@ class StoredEvent(SQLModel, table=True):
 
     def envelope(self) -> dict[str, Any]:
         """FORMAT.md's envelope, exactly as hashed and exported."""
-        from recorder.hashchain import format_time
-
         return {
             "seq": self.seq,
             "type": self.type,
