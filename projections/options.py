@@ -11,11 +11,25 @@ from projections.errors import IllegalEvent
 Check = Callable[[Any], str | None]  # an error message, or None when the value is fine
 
 
+# JSON Schemas of the checks below, so a game's options can be published (GET /api/games).
+_SCHEMAS: dict[Check, dict[str, Any]] = {}
+
+
+def _with_schema(check: Check, schema: dict[str, Any]) -> Check:
+    _SCHEMAS[check] = schema
+    return check
+
+
 @dataclass(frozen=True)
 class Option:
     default: Any
     check: Check
     description: str = ""
+    schema: dict[str, Any] | None = None  # JSON Schema of the value; derived from `check` when it is ours
+
+    def json_schema(self) -> dict[str, Any]:
+        schema = self.schema or _SCHEMAS.get(self.check, {})
+        return {**schema, "default": self.default, "description": self.description}
 
 
 def is_int(v: Any) -> TypeGuard[int]:
@@ -39,7 +53,7 @@ def one_of(*choices: Any) -> Check:
     def check(v: Any) -> str | None:
         return None if v in choices else "must be one of " + ", ".join(map(str, choices))
 
-    return check
+    return _with_schema(check, {"enum": list(choices)})
 
 
 def int_list(length: int) -> Check:
@@ -47,7 +61,13 @@ def int_list(length: int) -> Check:
         ok = isinstance(v, list) and len(v) == length and all(is_int(x) and x >= 0 for x in v)
         return None if ok else f"must be a list of {length} integers ≥ 0"
 
-    return check
+    schema = {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": length, "maxItems": length}
+    return _with_schema(check, schema)
+
+
+_with_schema(positive_int, {"type": "integer", "minimum": 1})
+_with_schema(non_negative_int, {"type": "integer", "minimum": 0})
+_with_schema(boolean, {"type": "boolean"})
 
 
 def parse_options(given: Any, spec: Mapping[str, Option], game: str) -> dict[str, Any]:

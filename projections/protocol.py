@@ -1,13 +1,27 @@
-"""What every game's reducer provides. The log machinery (`timeline.py`) only talks to this."""
+"""What a game is: a descriptor (everything the rest of the project needs to know about it) and the
+reducer functions the log machinery (`timeline.py`) calls.
+
+A game package (`projections/games/<game>/`) assembles one `Game` in its `__init__`: its `rules`
+module provides `start` and the event handlers, `moves` the legal moves, `view` the descriptions and
+the state JSON, `player` the seeded random player. `Game.apply` applies the guards every game shares
+(the match is finished, the type is unknown, the data is not an object) once, then dispatches to the
+game's handler for the event type, the way boardgame.io dispatches through its `moves` map.
+"""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Generic, TypeVar
 
-from projections.events import Event
+from pydantic import BaseModel
+
+from projections.errors import IllegalEvent, UnknownEventType
+from projections.events import COMMON_EVENT_TYPES, Event
+from projections.options import Option
+
+S = TypeVar("S")
 
 
 @dataclass(frozen=True)
@@ -31,31 +45,124 @@ class Annotation:
     tags: tuple[str, ...] = ()
 
 
-class Game(Protocol):
-    name: str
+@dataclass(frozen=True)
+class Hidden:
+    """A field of an event's data that not everyone at the table sees (a drawn tile, a dealt hand).
+
+    `path` names the field; `"hands.*"` means every value of the mapping `hands`. `owner` says who
+    sees it: `"player"` — the player the event's `player` field names; `"key"` — for a mapping, the
+    player whose id is the key. Everyone else sees it only once the match is finished.
+    """
+
+    path: str
+    owner: str = "player"
+
+
+@dataclass(frozen=True)
+class EventSpec:
+    """One event type of a game: the typed model of its `data`, in words, with an example."""
+
+    type: str
+    data: type[BaseModel]  # extra="forbid": a misspelled field is named, not ignored
+    summary: str
+    example: dict[str, Any]
+    hidden: tuple[Hidden, ...] = ()
+    turn: bool = False  # the event makes a turn for the statistics (a placement, a play, a pass …)
+
+
+@dataclass(frozen=True)
+class Descriptor:
+    """Everything the store, the API, the statistics and the dashboard need to know about a game."""
+
+    name: str  # as recorded in match_started: "tri-ominos"
+    title: str  # as people write it: "Tri-Ominos"
     min_players: int
     max_players: int
-    event_types: frozenset[str]  # the game's own types, besides match_started/note/rewind
+    options: Mapping[str, Option]
+    events: tuple[EventSpec, ...]
+    # Annotation tags: bonuses and captures (the replay's "next bonus", the statistics), penalties,
+    # and every tag the statistics page counts per player, with its label.
+    bonus_tags: tuple[str, ...] = ()
+    penalty_tags: tuple[str, ...] = ()
+    counted_tags: tuple[str, ...] = ()
+    tag_labels: Mapping[str, str] = field(default_factory=dict)
+    # Tags whose value (`capture:3`) the statistics chart by points instead of counting.
+    valued_tags: tuple[str, ...] = ()
+    # The key of the state JSON that names the player who began the match.
+    first_player_key: str | None = None
+    # Paths in the state JSON private to one player ("players.*.hand": each player's own hand).
+    hidden_state: tuple[str, ...] = ()
 
-    def start(self, data: Mapping[str, Any]) -> Any:
-        """State from `match_started` data; players and options are checked here."""
+    @property
+    def event_types(self) -> frozenset[str]:
+        return frozenset(spec.type for spec in self.events)
 
-    def apply(self, state: Any, event: Event) -> Any:
-        """The state after `event`, or IllegalEvent. Never mutates `state`."""
+    def event(self, type: str) -> EventSpec:
+        for spec in self.events:
+            if spec.type == type:
+                return spec
+        raise KeyError(type)
 
-    def is_finished(self, state: Any) -> bool: ...
+    @property
+    def turn_events(self) -> frozenset[str]:
+        return frozenset(spec.type for spec in self.events if spec.turn)
 
-    def scores(self, state: Any) -> ScoreSheet: ...
+    @property
+    def has_hidden_information(self) -> bool:
+        return bool(self.hidden_state) or any(spec.hidden for spec in self.events)
 
-    def to_json(self, state: Any) -> dict[str, Any]:
-        """The state as plain JSON (GET /state, the dashboard's boards)."""
+    def is_bonus(self, tags: tuple[str, ...] | list[str]) -> bool:
+        return any(t.split(":", 1)[0] in self.bonus_tags for t in tags)
 
-    def legal_moves(self, state: Any, player: str) -> list[dict[str, Any]]:
-        """Every legal next event for `player`'s known tiles; [] where the game has none."""
 
-    def describe(self, before: Any, event: Event, after: Any) -> Annotation: ...
+Handler = Callable[[S, Mapping[str, Any]], S]  # (state, event data) -> the new state, or IllegalEvent
 
-    def random_match(
-        self, rng: random.Random, players: list[dict[str, str]], options: dict[str, Any] | None = None
-    ) -> list[dict[str, Any]]:
-        """A complete legal match log (import form: type and data), played by a seeded random player."""
+
+def _no_extras(_: Mapping[str, Any]) -> dict[str, Any]:
+    return {}
+
+
+@dataclass(frozen=True, eq=False)
+class Game(Generic[S]):
+    descriptor: Descriptor
+    start: Callable[[Mapping[str, Any]], S]  # state from match_started data; players and options checked
+    handlers: Mapping[str, Handler[S]]  # event type -> handler; never mutates the state it is given
+    is_finished: Callable[[S], bool]
+    scores: Callable[[S], ScoreSheet]
+    to_json: Callable[[S], dict[str, Any]]  # the state as plain JSON (GET /state, the boards)
+    legal_moves: Callable[[S, str], list[dict[str, Any]]]  # every legal next event for a player's known tiles
+    describe: Callable[[S, Event, S], Annotation]  # (before, event, after)
+    # A complete legal match log (import form: type and data), played by a seeded random player.
+    random_match: Callable[[random.Random, list[dict[str, str]], dict[str, Any] | None], list[dict[str, Any]]]
+    # What a board needs besides the state JSON, from match_started's data (tile values, dot patterns).
+    board_extras: Callable[[Mapping[str, Any]], dict[str, Any]] = _no_extras
+
+    def __post_init__(self) -> None:
+        if set(self.handlers) != self.descriptor.event_types:
+            raise ValueError(f"{self.descriptor.name}: handlers and event schemas name different event types")
+
+    @property
+    def name(self) -> str:
+        return self.descriptor.name
+
+    @property
+    def event_types(self) -> frozenset[str]:
+        return self.descriptor.event_types
+
+    def apply(self, state: S, event: Event) -> S:
+        """The state after `event`, or IllegalEvent; `state` is never changed.
+
+        The guards every game shares live here, once: the game's handlers may assume an unfinished
+        match, a type they handle and data that is a JSON object.
+        """
+        handler = self.handlers.get(event.type)
+        if handler is None:
+            raise UnknownEventType(
+                f"unknown event type {event.type!r} for {self.name}; known: "
+                + ", ".join(sorted(COMMON_EVENT_TYPES | self.event_types))
+            )
+        if not isinstance(event.data, Mapping):
+            raise IllegalEvent(f"{event.type}: data must be a JSON object")
+        if self.is_finished(state):
+            raise IllegalEvent("the match is finished; only notes and rewinds are accepted")
+        return handler(state, event.data)

@@ -24,6 +24,7 @@ from sqlmodel import Session, col, select
 from projections.errors import IllegalEvent, UnknownEventType
 from projections.events import Event
 from projections.scores import scores_json
+from projections import timeline
 from projections.timeline import Fold
 from recorder.db import for_writing
 from recorder.errors import BadRequest, Conflict, ImportRefused, MatchNotFound, Refused
@@ -94,7 +95,7 @@ class EventStore:
         if earlier is not None:
             return earlier
         try:
-            fold = Fold().apply(Event(1, "match_started", data))
+            fold = Fold.begin(Event(1, "match_started", data))
         except IllegalEvent as e:
             raise _refusal(e, 1, "match_started") from e
         prepared = PreparedImport(fold, _chain([NewEvent("match_started", data)], 1, GENESIS, recorded_by))
@@ -247,14 +248,16 @@ class EventStore:
         """The match's fold up to `last_seq`: the cached one, extended by any events it has not seen."""
         with self._cache_lock:
             cached = self._cache.get(match_id)
-        fold = cached if cached is not None and cached.seq <= last_seq else Fold()
-        if fold.seq < last_seq:
+        fold = cached if cached is not None and cached.seq <= last_seq else None
+        have = fold.seq if fold is not None else 0
+        if fold is None or have < last_seq:
             rows = s.exec(
                 select(StoredEvent)
-                .where(StoredEvent.match_id == match_id, StoredEvent.seq > fold.seq, StoredEvent.seq <= last_seq)
+                .where(StoredEvent.match_id == match_id, StoredEvent.seq > have, StoredEvent.seq <= last_seq)
                 .order_by(col(StoredEvent.seq))
             ).all()
-            fold = fold.extend(Event(r.seq, r.type, r.data) for r in rows)
+            events = [Event(r.seq, r.type, r.data) for r in rows]
+            fold = fold.extend(events) if fold is not None else timeline.fold(events)
             self._publish(match_id, fold)
         return fold
 
@@ -423,17 +426,20 @@ class PreparedImport:
 def prepare_import(lines: Sequence[ImportLine], recorded_by: str) -> PreparedImport:
     if not lines:
         raise ImportRefused("the file holds no events", 0, status=400)
-    fold, envelopes, prev = Fold(), [], GENESIS
+    fold: Fold[Any] | None = None
+    envelopes, prev = [], GENESIS
     now = format_time(utcnow())
     for n, item in enumerate(lines, start=1):
         env = _import_envelope(item, n, prev, now, recorded_by)
         try:
-            fold = fold.apply(Event(n, env["type"], env["data"]))
+            event = Event(n, env["type"], env["data"])
+            fold = fold.apply(event) if fold is not None else Fold.begin(event)
         except IllegalEvent as e:
             status = 400 if isinstance(e, UnknownEventType) else 422
             raise ImportRefused(f"{env['type']} refused: {e.reason}", item.line, status=status) from e
         envelopes.append(env)
         prev = env["hash"]
+    assert fold is not None  # `lines` is not empty
     return PreparedImport(fold, envelopes)
 
 

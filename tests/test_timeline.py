@@ -18,14 +18,14 @@ def base() -> Fold:
 
 def test_first_event_must_be_match_started_and_only_once() -> None:
     with pytest.raises(IllegalEvent, match="first event must be match_started"):
-        Fold().apply(Event(1, "note", {"text": "hi"}))
+        Fold.begin(Event(1, "note", {"text": "hi"}))
     with pytest.raises(IllegalEvent, match="already started"):
         base().apply(Event(4, "match_started", START))
     with pytest.raises(IllegalEvent, match="unknown game"):
-        Fold().apply(Event(1, "match_started", {**START, "game": "chess"}))
+        Fold.begin(Event(1, "match_started", {**START, "game": "chess"}))
     with pytest.raises(IllegalEvent, match="meta must be a JSON object"):
-        Fold().apply(Event(1, "match_started", {**START, "meta": "Autumn night"}))
-    assert Fold().apply(Event(1, "match_started", {**START, "meta": {"table": 3}})).seq == 1
+        Fold.begin(Event(1, "match_started", {**START, "meta": "Autumn night"}))
+    assert Fold.begin(Event(1, "match_started", {**START, "meta": {"table": 3}})).seq == 1
     with pytest.raises(IllegalEvent, match="does not follow"):
         base().apply(Event(7, "note", {"text": "gap"}))
 

@@ -1,0 +1,121 @@
+"""Typed models of event data: the events every game shares, the base every game's models extend, and
+the checks and JSON Schemas built from a game's descriptor.
+
+The models describe the fields and their JSON types; the rules (is the corner right, is it your turn)
+stay in each game's `rules.py`, which answers in the table's words. A live append is checked here for
+fields the event does not have, so a misspelled field is named instead of silently ignored.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from projections.protocol import EventSpec, Game
+
+
+class EventData(BaseModel):
+    """The base of every event's data model: unknown fields are refused, by name."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class PlayerEntry(EventData):
+    id: str = Field(min_length=1, description="stable id, used in every later event")
+    name: str | None = Field(default=None, description="display name; the id when missing")
+
+
+class MatchStarted(EventData):
+    game: str = Field(description="tri-ominos, high-five, hi-spot or hats-off")
+    players: list[PlayerEntry] = Field(description="clockwise seat order")
+    options: dict[str, Any] = Field(default_factory=dict, description="ruleset options; missing ones take defaults")
+    meta: dict[str, Any] = Field(default_factory=dict, description="tournament, round, table, date …")
+
+
+class Note(EventData):
+    text: str
+    about_seq: int | None = Field(default=None, description="an earlier seq this note is about")
+
+
+class Rewind(EventData):
+    to_seq: int = Field(description="the match continues from the state after this seq")
+    reason: str
+
+
+COMMON_EVENTS: tuple[EventSpec, ...] = (
+    EventSpec(
+        "match_started",
+        MatchStarted,
+        "The first event of every match: the game, the players in seat order, options, meta.",
+        {"game": "hats-off", "players": [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}],
+         "options": {"target_score": 50}, "meta": {"tournament": "Autumn club night", "table": 4}},
+    ),
+    EventSpec("note", Note, "An annotation; changes nothing.", {"text": "Bo asks for a ruling", "about_seq": 7}),
+    EventSpec(
+        "rewind",
+        Rewind,
+        "A referee's correction: play continues from the state after to_seq; the events between are superseded.",
+        {"to_seq": 12, "reason": "tile 3-4-5 was placed on the wrong cell"},
+    ),
+)
+_COMMON = {spec.type: spec for spec in COMMON_EVENTS}
+
+
+def event_spec(game: Game[Any] | None, type: str) -> EventSpec | None:
+    """The spec of `type` for `game` (the shared events for any game), or None when unknown."""
+    if type in _COMMON:
+        return _COMMON[type]
+    if game is None or type not in game.event_types:
+        return None
+    return game.descriptor.event(type)
+
+
+def unknown_fields(spec: EventSpec, data: Any) -> list[str]:
+    """The fields of `data` that `spec`'s model does not have, as dotted paths (`to.hole.numbr`)."""
+    if not isinstance(data, dict):
+        return []
+    try:
+        spec.data.model_validate(data)
+    except ValidationError as e:
+        found = []
+        for err in e.errors():
+            if err["type"] != "extra_forbidden":
+                continue
+            # A union's branch shows up in the location as its model's name: not a field of the data.
+            parts = [str(p) for p in err["loc"] if not (isinstance(p, str) and p[:1].isupper())]
+            path = ".".join(parts)
+            if path not in found:
+                found.append(path)
+        return found
+    return []
+
+
+def unknown_field_problem(game: Game[Any] | None, type: str, data: Any) -> str | None:
+    """A sentence naming the first misspelled or unknown field of an event's data, or None."""
+    spec = event_spec(game, type)
+    if spec is None:
+        return None  # an unknown type is the fold's to refuse
+    extra = unknown_fields(spec, data)
+    if not extra:
+        return None
+    fields = ", ".join(spec.data.model_fields) or "none"
+    return f"{type}: unknown field {extra[0]!r} (the fields of {type} are: {fields})"
+
+
+def data_schema(spec: EventSpec) -> dict[str, Any]:
+    schema = spec.data.model_json_schema()
+    schema.setdefault("description", spec.summary)
+    schema["examples"] = [spec.example]
+    return schema
+
+
+def game_schema(game: Game[Any]) -> dict[str, Any]:
+    """JSON Schema of every event's data for `game`, the shared events included."""
+    specs = (*COMMON_EVENTS, *game.descriptor.events)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"{game.descriptor.title} events",
+        "game": game.name,
+        "events": {spec.type: data_schema(spec) for spec in specs},
+    }
