@@ -22,6 +22,7 @@ from projections.events import COMMON_EVENT_TYPES, Event
 from projections.options import Option
 
 S = TypeVar("S")
+DataModel = type[BaseModel]  # spelled once here: inside EventSpec, `type` is a field
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ class EventSpec:
     """One event type of a game: the typed model of its `data`, in words, with an example."""
 
     type: str
-    data: type[BaseModel]  # extra="forbid": a misspelled field is named, not ignored
+    data: DataModel  # extra="forbid": a misspelled field is named, not ignored
     summary: str
     example: dict[str, Any]
     hidden: tuple[Hidden, ...] = ()

@@ -25,11 +25,7 @@ GAME_NAMES = tuple(_PACKAGES)
 
 @cache
 def _load(name: str) -> Game[Any]:
-    package = _PACKAGES[name]
-    try:
-        module = importlib.import_module(f"projections.games.{package}")
-    except ModuleNotFoundError:  # TRANSITION: games not yet moved into their package
-        module = importlib.import_module(f"projections.{package}")
+    module = importlib.import_module(f"projections.games.{_PACKAGES[name]}")
     return module.GAME  # type: ignore[no-any-return]
 
 
@@ -41,3 +37,12 @@ def get_game(name: object) -> Game[Any]:
 
 def all_games() -> tuple[Game[Any], ...]:
     return tuple(get_game(name) for name in GAME_NAMES)
+
+
+def game_title(name: str) -> str:
+    """How people write the game's name ("Hi-Spot"); the name itself for a game Scorebook does not know."""
+    return get_game(name).descriptor.title if name in _PACKAGES else name
+
+
+def game_titles() -> dict[str, str]:
+    return {name: game_title(name) for name in GAME_NAMES}

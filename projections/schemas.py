@@ -119,3 +119,21 @@ def game_schema(game: Game[Any]) -> dict[str, Any]:
         "game": game.name,
         "events": {spec.type: data_schema(spec) for spec in specs},
     }
+
+
+def game_summary(game: Game[Any]) -> dict[str, Any]:
+    """What GET /api/games says of a game: players, options with their defaults, event types."""
+    d = game.descriptor
+    return {
+        "name": d.name,
+        "title": d.title,
+        "min_players": d.min_players,
+        "max_players": d.max_players,
+        "options": {name: opt.json_schema() for name, opt in d.options.items()},
+        "events": [
+            {"type": spec.type, "summary": spec.summary, "fields": list(spec.data.model_fields),
+             "example": spec.example, "turn": spec.turn, "hidden": [h.path for h in spec.hidden]}
+            for spec in (*COMMON_EVENTS, *d.events)
+        ],
+        "schema": f"/api/games/{d.name}/schema",
+    }

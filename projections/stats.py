@@ -7,11 +7,12 @@ rewind), notes and rewinds never count.
 
 - A **move** is an effective event of the game's own (not `match_started`, `note` or `rewind`).
 - A **turn** is a run of consecutive moves by the same player (the annotation's player) that holds
-  at least one of the game's turn-making event types (`TURN_EVENTS`: a placement, a play, a pass, an
-  exchange, a launch); its points are what that player gained or lost over the run (draw penalties
+  at least one of the game's turn-making event types (the descriptor's `turn` events: a placement, a
+  play, a pass, an exchange, a launch); its points are what that player gained or lost over the run (draw penalties
   included), so dealing and drawing a rack are not turns of their own.
-- The **first player** is the one the projection names: Tri-Ominos' starter of the first round, High
-  Five's leader, Hi-Spot's first player of the first round, Hats Off's first caller.
+- The **first player** is the one the state JSON names under the descriptor's `first_player_key`:
+  Tri-Ominos' starter of the first round, High Five's leader, Hi-Spot's first player of the first
+  round, Hats Off's first caller.
 """
 
 from __future__ import annotations
@@ -22,64 +23,18 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from projections.events import COMMON_EVENT_TYPES
+from projections.registry import get_game
 from projections.timeline import Fold
 
 K = TypeVar("K")  # what a counter counts: tags (str) or tile values (int)
 
-# Event types that make a turn (FORMAT.md's vocabulary, not the rules).
-TURN_EVENTS: Mapping[str, frozenset[str]] = {
-    "tri-ominos": frozenset({"tile_placed", "turn_passed"}),
-    "high-five": frozenset({"tile_played", "pair_claimed"}),
-    "hi-spot": frozenset({"turn_ended", "tiles_exchanged"}),
-    "hats-off": frozenset({"hat_launched", "hat_moved", "hats_off_called"}),
-}
-
-# Where each projection's state JSON names the player who began the match.
-FIRST_PLAYER_KEY: Mapping[str, str] = {
-    "tri-ominos": "starter",
-    "high-five": "leader",
-    "hi-spot": "first_player",
-    "hats-off": "caller",
-}
-
-# The bonus and capture tags that the statistics count and the replay's "next bonus" jumps to.
-BONUS_TAGS: Mapping[str, tuple[str, ...]] = {
-    "tri-ominos": ("start_bonus", "hexagon", "bridge", "bridge_extension", "going_out"),
-    "high-five": ("capture", "claim"),
-    "hi-spot": ("full_stack", "going_out"),
-    "hats-off": ("hole", "nested", "hats_off"),
-}
-# Tags counted per player on the statistics page (a superset: events worth knowing how often).
-COUNTED_TAGS: Mapping[str, tuple[str, ...]] = {
-    "tri-ominos": ("start_bonus", "hexagon", "bridge", "bridge_extension", "going_out", "draw", "pass"),
-    "high-five": ("capture", "claim", "missed"),
-    "hi-spot": ("full_stack", "new_stack", "going_out", "exchange"),
-    "hats-off": ("hole", "nested", "hats_off"),
-}
-TAG_LABELS: Mapping[str, str] = {
-    "start_bonus": "start bonus",
-    "hexagon": "hexagons",
-    "bridge": "bridges",
-    "bridge_extension": "bridge extensions",
-    "going_out": "going out",
-    "draw": "draws",
-    "pass": "passes",
-    "capture": "captures",
-    "claim": "claims",
-    "missed": "missed captures",
-    "full_stack": "full stacks",
-    "new_stack": "new stacks",
-    "exchange": "exchanges",
-    "hole": "hats in a hole",
-    "nested": "nested hats",
-    "hats_off": "HATS OFF calls",
-}
-
-
 def is_bonus(game: str, tags: Iterable[str]) -> bool:
-    """Whether an event's tags mark a bonus or a capture worth jumping to."""
-    wanted = BONUS_TAGS.get(game, ())
-    return any(t.split(":", 1)[0] in wanted for t in tags)
+    """Whether an event's tags mark a bonus or a capture worth jumping to (the game's descriptor says which)."""
+    return get_game(game).descriptor.is_bonus(tuple(tags))
+
+
+def tag_label(game: str, tag: str) -> str:
+    return get_game(game).descriptor.tag_labels.get(tag, tag.replace("_", " "))
 
 
 @dataclass(frozen=True)
@@ -113,7 +68,7 @@ class MatchFacts:
         return tuple(pid for pid, _ in self.players)
 
 
-def effective_moves(fold: Fold) -> list[int]:
+def effective_moves(fold: Fold[Any]) -> list[int]:
     """Seqs of the game's own events that still count (not superseded by a rewind)."""
     return [
         e.seq
@@ -122,10 +77,9 @@ def effective_moves(fold: Fold) -> list[int]:
     ]
 
 
-def turns(fold: Fold) -> list[Turn]:
+def turns(fold: Fold[Any]) -> list[Turn]:
     """The match's turns, in order (see the module docstring)."""
-    assert fold.game is not None
-    kinds = TURN_EVENTS.get(fold.game.name, frozenset())
+    kinds = fold.game.descriptor.turn_events
     out: list[Turn] = []
     run: list[int] = []
     run_player: str | None = None
@@ -149,16 +103,15 @@ def turns(fold: Fold) -> list[Turn]:
     return out
 
 
-def _only_common_between(fold: Fold, a: int, b: int) -> bool:
+def _only_common_between(fold: Fold[Any], a: int, b: int) -> bool:
     """True when every event strictly between a and b is a note, a rewind or superseded."""
     return all(
         fold.event(s).type in COMMON_EVENT_TYPES or s in fold.superseded_by for s in range(a + 1, b)
     )
 
 
-def first_player(fold: Fold) -> str | None:
-    assert fold.game is not None
-    key = FIRST_PLAYER_KEY.get(fold.game.name)
+def first_player(fold: Fold[Any]) -> str | None:
+    key = fold.game.descriptor.first_player_key
     if key is None:
         return None
     for seq in [1, *effective_moves(fold)]:
@@ -168,9 +121,8 @@ def first_player(fold: Fold) -> str | None:
     return None
 
 
-def match_facts(fold: Fold, match_id: str = "", date: str = "") -> MatchFacts:
+def match_facts(fold: Fold[Any], match_id: str = "", date: str = "") -> MatchFacts:
     """Everything the statistics page charts about one match."""
-    assert fold.game is not None
     game = fold.game
     sheet = game.scores(fold.state)
     tags: dict[str, Counter[str]] = {pid: Counter() for pid, _ in fold.players}

@@ -26,7 +26,7 @@ import itertools
 
 import pytest
 
-from projections.tri_grid import (
+from projections.games.tri_ominos.grid import (
     cells_around,
     corners,
     edge_neighbours,

@@ -14,10 +14,10 @@ import pytest
 
 from projections.errors import IllegalEvent
 from projections.events import Event
+from projections.games.tri_ominos import GAME, State
+from projections.games.tri_ominos.player import random_match
+from projections.games.tri_ominos.tiles import ALL_TILES
 from projections.timeline import Fold, fold_dicts
-from projections.tri_ominos import GAME, TriState
-from projections.tri_ominos_player import play_random_match
-from projections.tri_tiles import ALL_TILES
 from tests.examples import load_example
 from tests.test_tri_ominos_property import _check_tiles
 from tests.test_tri_ominos_rules import (
@@ -41,7 +41,7 @@ ROUND_STARTED: dict[str, Any] = {"type": "round_started", "data": {}}
 TWO = [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}]
 
 
-def _start(**data: Any) -> TriState:
+def _start(**data: Any) -> State:
     return GAME.start({"game": "tri-ominos", "players": TWO, **data})
 
 
@@ -532,7 +532,7 @@ def _fuzz_logs(random_matches: int) -> list[Log]:
     players = [{"id": f"p{i}", "name": f"P{i}"} for i in range(6)]
     for seed in range(random_matches):
         rng = random.Random(seed)
-        logs.append(play_random_match(rng, players[: 2 + seed % 5], {"target_score": 150}, hidden=seed % 2 == 1))
+        logs.append(random_match(rng, players[: 2 + seed % 5], {"target_score": 150}, hidden=seed % 2 == 1))
     return logs
 
 
@@ -551,7 +551,7 @@ def _fuzz(log: Log, rng: random.Random, tries: int) -> None:
         except IllegalEvent as err:
             assert err.reason, event
         else:
-            assert isinstance(after, TriState)
+            assert isinstance(after, State)
             _check_tiles(after)  # an accepted event keeps every tile in one place
             GAME.to_json(after)
         assert GAME.to_json(state) == before, event

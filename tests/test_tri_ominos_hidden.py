@@ -3,8 +3,8 @@ game" and §1 "Precise points")."""
 
 from __future__ import annotations
 
+from projections.games.tri_ominos import GAME
 from projections.timeline import fold_dicts
-from projections.tri_ominos import GAME
 from tests.examples import load_example
 from tests.test_tri_ominos_rules import (
     STRIP_DEAL,

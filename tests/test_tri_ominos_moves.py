@@ -6,8 +6,8 @@ import json
 from typing import Any
 
 from projections.events import Event
+from projections.games.tri_ominos import GAME
 from projections.timeline import fold_dicts
-from projections.tri_ominos import GAME
 from tests.test_tri_ominos_rules import (
     BRIDGE,
     BRIDGE_DEAL,

@@ -10,16 +10,17 @@ import pytest
 
 from projections.errors import IllegalEvent
 from projections.events import Event
+from projections.games.tri_ominos import GAME, State
+from projections.games.tri_ominos.player import random_match
+from projections.games.tri_ominos.rules import Phase
+from projections.games.tri_ominos.tiles import ALL_TILES
 from projections.timeline import Fold, fold, fold_dicts
-from projections.tri_ominos import GAME, PLAYING, TriState
-from projections.tri_ominos_player import play_random_match
-from projections.tri_tiles import ALL_TILES
 from tests.examples import load_example
 
 PLAYERS = [{"id": f"p{i}", "name": f"Player {i}"} for i in range(6)]
 
 
-def _check_tiles(state: TriState) -> None:
+def _check_tiles(state: State) -> None:
     """Every tile is in exactly one place: the board, a known hand, or unknown (well or hidden slot)."""
     if state.phase in ("waiting", "finished") and state.round == 0:
         return
@@ -48,7 +49,7 @@ def _check_match(log: list[dict[str, Any]], players: list[dict[str, str]], legal
         _check_tiles(state)
         for pid, pts in f.points(seq).items():
             running[pid] += pts
-        if state.phase == PLAYING and seq % legal_every == 0:
+        if state.phase is Phase.PLAYING and seq % legal_every == 0:
             _check_legal_moves(f.at(seq))
     assert running == sheet.totals
     for pid in sheet.totals:  # round points add up to the totals
@@ -97,8 +98,8 @@ def test_random_match_is_deterministic_and_honours_options() -> None:
 @pytest.mark.parametrize("count", [2, 4, 6])
 def test_hidden_recording_gives_the_same_scores(count: int) -> None:
     players = PLAYERS[:count]
-    known = play_random_match(random.Random(100 + count), players)
-    hidden = play_random_match(random.Random(100 + count), players, hidden=True)
+    known = random_match(random.Random(100 + count), players)
+    hidden = random_match(random.Random(100 + count), players, hidden=True)
     assert any(e["type"] == "hands_revealed" for e in hidden) or count == 2
     assert all(t is None for e in hidden if e["type"] == "tiles_dealt" for t in e["data"]["tiles"])
     f_known, f_hidden = fold_dicts(known), _check_match(hidden, players, legal_every=5)
@@ -129,5 +130,5 @@ def test_many_random_matches(seed: int) -> None:
         ]
     )
     hidden = seed % 2 == 1
-    log = play_random_match(rng, players, options or None, hidden=hidden)
+    log = random_match(rng, players, options or None, hidden=hidden)
     _check_match(log, players)

@@ -12,9 +12,10 @@ import pytest
 
 from projections.errors import IllegalEvent
 from projections.events import Event
+from projections.games.tri_ominos import GAME, State
+from projections.games.tri_ominos.rules import Hand, blocked_winner
+from projections.games.tri_ominos.tiles import ALL_TILES, hand_total
 from projections.timeline import Fold, fold_dicts
-from projections.tri_ominos import GAME, Hand, TriState, blocked_winner
-from projections.tri_tiles import ALL_TILES, hand_total
 
 Log = list[dict[str, Any]]
 
@@ -65,7 +66,7 @@ def totals(fold: Fold) -> dict[str, int]:
 def refusal(log: Log, event: dict[str, Any]) -> str:
     """Fold `log`, then offer `event`: it must be refused and leave the state exactly as it was."""
     fold = fold_dicts(log)
-    state: TriState = fold.state
+    state: State = fold.state
     before = GAME.to_json(state)
     with pytest.raises(IllegalEvent) as err:
         fold.apply(Event(fold.seq + 1, event["type"], event["data"]))

@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 from projections.errors import IllegalEvent
-from projections.tri_tiles import (
+from projections.games.tri_ominos.tiles import (
     ALL_TILES,
     TRIPLES,
     hand_total,

@@ -1,6 +1,7 @@
 """Tri-Ominos in words and JSON: the annotation of each event and the state JSON (docs/rules/tri-ominos.md).
 
-Both only read a state the rules in `tri_ominos.py` have built; nothing here decides a rule.
+Both only read a state the rules in `rules.py` have built; nothing here decides a rule. The board needs
+nothing besides the state JSON, so there is no `board_extras`.
 """
 
 from __future__ import annotations
@@ -8,18 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from projections.events import Event
+from projections.games.tri_ominos.grid import corners, is_up
+from projections.games.tri_ominos.rules import DRAW_PENALTY, NAME, TILE_COUNT, Phase, State, fmt_cell
 from projections.protocol import Annotation
-from projections.tri_grid import corners, is_up
-from projections.tri_ominos import (
-    DRAW_PENALTY,
-    FINISHED,
-    NAME,
-    PLAYING,
-    STARTING,
-    TILE_COUNT,
-    TriState,
-    fmt_cell,
-)
 
 # ---- annotations -----------------------------------------------------------------------------------
 
@@ -34,7 +26,7 @@ def _items_text(items: tuple[tuple[str, int], ...]) -> str:
     return text
 
 
-def describe(before: TriState, event: Event, after: TriState) -> Annotation:
+def describe(before: State, event: Event, after: State) -> Annotation:
     data = event.data
     seat = after.last.seat
     pid = after.players[seat].id if seat is not None else None
@@ -47,7 +39,7 @@ def describe(before: TriState, event: Event, after: TriState) -> Annotation:
         hidden = f" ({hand.hidden} unseen)" if hand and hand.hidden else ""
         return Annotation(f"{who} was dealt {len(data['tiles'])} tiles{hidden}", pid)
     if event.type == "tile_placed":
-        verb = "started with" if before.phase == STARTING else "placed"
+        verb = "started with" if before.phase is Phase.STARTING else "placed"
         shown = f", showing {data['shown']}" if data.get("shown") else ""
         where = fmt_cell((data["cell"][0], data["cell"][1]))
         text = f"{who} {verb} {data['tile']} at {where}{shown}: {_items_text(after.last.items)}"
@@ -70,10 +62,10 @@ def describe(before: TriState, event: Event, after: TriState) -> Annotation:
     return Annotation(event.type)
 
 
-def _round_end_text(after: TriState, with_points: bool) -> str:
+def _round_end_text(after: State, with_points: bool) -> str:
     """How the round ended, when this event ended it; `with_points` adds the end points in words."""
     end = after.round_end
-    if end is None or after.phase in (PLAYING, STARTING):
+    if end is None or after.phase in (Phase.PLAYING, Phase.STARTING):
         return ""
     if not end.settled:
         return f"; round {after.round} is over, hands to be revealed"
@@ -87,7 +79,7 @@ def _round_end_text(after: TriState, with_points: bool) -> str:
     else:
         gain = end.points[end.seat]
         text = f"; round {after.round} blocked: {after.players[end.seat].name} wins it, {gain:+d}"
-    if after.phase == FINISHED:
+    if after.phase is Phase.FINISHED:
         names = " and ".join(after.players[i].name for i in after.winners)
         text += f"; match over, {names} {'win' if len(after.winners) > 1 else 'wins'} with {max(after.totals)}"
     return text
@@ -96,7 +88,7 @@ def _round_end_text(after: TriState, with_points: bool) -> str:
 # ---- state JSON ------------------------------------------------------------------------------------
 
 
-def state_json(state: TriState) -> dict[str, Any]:
+def to_json(state: State) -> dict[str, Any]:
     limit = state.options["draw_limit"]
     end = state.round_end
     last = state.board.get(state.last_cell) if state.last_cell is not None else None
@@ -104,11 +96,11 @@ def state_json(state: TriState) -> dict[str, Any]:
         "game": NAME,
         "options": {k: (list(v) if isinstance(v, tuple) else v) for k, v in state.options.items()},
         "round": state.round,
-        "phase": state.phase,
+        "phase": state.phase.value,
         "turn": state.players[state.turn].id if state.turn is not None else None,
         "starter": state.players[state.starter].id if state.starter is not None else None,
         "draws_this_turn": state.draws,
-        "draws_left": limit - state.draws if state.phase == PLAYING else None,
+        "draws_left": limit - state.draws if state.phase is Phase.PLAYING else None,
         "well": state.well,
         "passes_in_row": state.passes,
         "players": [
@@ -156,6 +148,6 @@ def state_json(state: TriState) -> dict[str, Any]:
             "settled": end.settled,
             "points": {p.id: end.points[i] for i, p in enumerate(state.players)} if end.settled else None,
         },
-        "finished": state.phase == FINISHED,
+        "finished": state.phase is Phase.FINISHED,
         "winners": [state.players[i].id for i in state.winners],
     }

@@ -1,6 +1,6 @@
 """Tri-Ominos legal moves: every event a player may record next, with the points it would score.
 
-The rules (what is legal, what scores) live in `tri_ominos.py`; this module only enumerates them, so
+The rules (what is legal, what scores) live in `rules.py`; this module only enumerates them, so
 a suggested move is always one `GAME.apply` accepts.
 """
 
@@ -8,25 +8,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from projections.events import Event
-from projections.tri_grid import Cell, corners
-from projections.tri_ominos import (
+from projections.games.tri_ominos.grid import Cell, corners
+from projections.games.tri_ominos.rules import (
     DRAW_PENALTY,
-    GAME,
-    PLAYING,
-    STARTING,
-    TriState,
+    HANDLERS,
+    Phase,
+    State,
     fits,
     others_total,
     placement_bonuses,
     start_points,
     start_problem,
 )
-from projections.tri_tiles import TRIPLES, Corners, is_triple, rotations, tile_sum
+from projections.games.tri_ominos.tiles import TRIPLES, Corners, is_triple, rotations, tile_sum
 
 
 def _placement_move(
-    state: TriState, seat: int, tile: str, cell: Cell, numbers: Corners, items: list[tuple[str, int]], tags: list[str]
+    state: State, seat: int, tile: str, cell: Cell, numbers: Corners, items: list[tuple[str, int]], tags: list[str]
 ) -> dict[str, Any]:
     hand = state.hands[seat]
     assert hand is not None
@@ -45,7 +43,7 @@ def _placement_move(
     }
 
 
-def _start_moves(state: TriState, seat: int) -> list[dict[str, Any]]:
+def _start_moves(state: State, seat: int) -> list[dict[str, Any]]:
     hand = state.hands[seat]
     if hand is None:
         return []
@@ -66,15 +64,15 @@ def _start_moves(state: TriState, seat: int) -> list[dict[str, Any]]:
     return moves
 
 
-def legal_moves(state: TriState, player: str) -> list[dict[str, Any]]:
+def legal_moves(state: State, player: str) -> list[dict[str, Any]]:
     """Every legal next event for `player` from what is known: placements (tile, cell, corners, points),
     and a draw or pass where those are allowed. A starting tile is offered at [0, 0]."""
     seat = next((i for i, p in enumerate(state.players) if p.id == player), None)
     if seat is None:
         return []
-    if state.phase == STARTING:
+    if state.phase is Phase.STARTING:
         return _start_moves(state, seat)
-    if state.phase != PLAYING or state.turn != seat:
+    if state.phase is not Phase.PLAYING or state.turn != seat:
         return []
     hand = state.hands[seat]
     assert hand is not None
@@ -97,7 +95,7 @@ def legal_moves(state: TriState, player: str) -> list[dict[str, Any]]:
         moves.append({"type": "tile_drawn", "data": draw, "points": -DRAW_PENALTY, "tags": ["draw"]})
     else:
         data = {"player": pid}
-        after = GAME.apply(state, Event(0, "turn_passed", data))  # a pass may block the round: count its end too
+        after = HANDLERS["turn_passed"](state, data)  # a pass may block the round: count its end too
         points = after.totals[seat] - state.totals[seat]
         tags = ["pass", "blocked"] if after.round_end is not None else ["pass"]
         moves.append({"type": "turn_passed", "data": data, "points": points, "tags": tags})

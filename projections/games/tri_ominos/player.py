@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from projections.events import Event
-from projections.tri_ominos import FINISHED, GAME, PLAYING, REVEALING, STARTING, WAITING, TriState, deal_size
-from projections.tri_tiles import ALL_TILES
+from projections.games.tri_ominos.moves import legal_moves
+from projections.games.tri_ominos.rules import HANDLERS, NAME, Phase, State, deal_size, is_finished, start
+from projections.games.tri_ominos.tiles import ALL_TILES
 
 MAX_ROUNDS = 1000  # far beyond any real match; a guard so a broken rule can never loop forever
 GREEDY = 0.6  # how often the player takes its best-scoring placement (keeps matches short)
@@ -24,32 +24,35 @@ class _Table:
     def __init__(self, data: dict[str, Any], hidden: bool) -> None:
         self.hidden = hidden
         self.log: list[dict[str, Any]] = [{"type": "match_started", "data": data}]
-        self.recorded: TriState = GAME.start(data)
-        self.truth: TriState = self.recorded
+        self.recorded: State = start(data)
+        self.truth: State = self.recorded
 
     def record(self, type_: str, data: dict[str, Any], truth_data: dict[str, Any] | None = None) -> None:
         """Append an event; `truth_data` is what really happened where the log hides it."""
-        seq = len(self.log) + 1
         self.log.append({"type": type_, "data": data})
-        self.recorded = GAME.apply(self.recorded, Event(seq, type_, data))
+        # The rules' handlers directly: the player never records into a finished match.
+        handler = HANDLERS[type_]
+        self.recorded = handler(self.recorded, data)
         if type_ != "hands_revealed":
-            self.truth = GAME.apply(self.truth, Event(seq, type_, truth_data if truth_data is not None else data))
+            self.truth = handler(self.truth, truth_data if truth_data is not None else data)
 
 
-def play_random_match(
+def random_match(
     rng: random.Random,
     players: list[dict[str, str]],
     options: dict[str, Any] | None = None,
     hidden: bool = False,
 ) -> list[dict[str, Any]]:
-    """A complete legal match log in import form, deterministic for the state of `rng`."""
-    data: dict[str, Any] = {"game": GAME.name, "players": [dict(p) for p in players]}
+    """A complete legal match log in import form, deterministic for the state of `rng`.
+
+    `hidden=True` records deals and draws as null, with a `hands_revealed` where a round needs it."""
+    data: dict[str, Any] = {"game": NAME, "players": [dict(p) for p in players]}
     if options:
         data["options"] = dict(options)
     table = _Table(data, hidden)
     ids = [p["id"] for p in players]
     for _ in range(MAX_ROUNDS):
-        if GAME.is_finished(table.recorded):
+        if is_finished(table.recorded):
             return table.log
         _play_round(table, ids, rng)
     raise RuntimeError(f"no one reached the target score in {MAX_ROUNDS} rounds")
@@ -64,13 +67,13 @@ def _play_round(table: _Table, ids: list[str], rng: random.Random) -> None:
         hand, well = well[:size], well[size:]
         shown_hand: list[str | None] = [None] * size if table.hidden else list(hand)
         table.record("tiles_dealt", {"player": pid, "tiles": shown_hand}, {"player": pid, "tiles": hand})
-    assert table.truth.phase == STARTING
-    starts = [m for pid in ids for m in GAME.legal_moves(table.truth, pid)]
+    assert table.truth.phase is Phase.STARTING
+    starts = [m for pid in ids for m in legal_moves(table.truth, pid)]
     _play(table, rng.choice(starts))
-    while table.truth.phase == PLAYING:
+    while table.truth.phase is Phase.PLAYING:
         turn = table.truth.turn
         assert turn is not None
-        moves = GAME.legal_moves(table.truth, ids[turn])
+        moves = legal_moves(table.truth, ids[turn])
         placements = [m for m in moves if m["type"] == "tile_placed"]
         if placements:
             if rng.random() < GREEDY:
@@ -83,14 +86,14 @@ def _play_round(table: _Table, ids: list[str], rng: random.Random) -> None:
             table.record("tile_drawn", drawn, {"player": ids[turn], "tile": tile})
         else:
             _play(table, moves[0])
-    if table.recorded.phase == REVEALING:
+    if table.recorded.phase is Phase.REVEALING:
         hands = {
             pid: list(hand.known)
             for pid, hand, rec in zip(ids, table.truth.hands, table.recorded.hands, strict=True)
             if hand is not None and rec is not None and rec.hidden
         }
         table.record("hands_revealed", {"hands": hands})
-    assert table.recorded.phase in (WAITING, FINISHED) and table.recorded.totals == table.truth.totals
+    assert table.recorded.phase in (Phase.WAITING, Phase.FINISHED) and table.recorded.totals == table.truth.totals
 
 
 def _play(table: _Table, move: dict[str, Any]) -> None:
