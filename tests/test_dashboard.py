@@ -16,7 +16,7 @@ from dashboard.charts import bonus_chart, first_player_chart, match_length_chart
 from dashboard.model import ReplayCache, step_view
 from dashboard.pages import stats as stats_page
 from dashboard.pages.replay import render_step, step_from_search
-from projections.high_five_tiles import value as hf_value
+from projections.games.high_five.tiles import value as hf_value
 from projections.registry import get_game
 from projections.scores import scores_json
 from projections.timeline import Fold, fold_dicts

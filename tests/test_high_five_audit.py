@@ -17,8 +17,8 @@ import pytest
 
 from projections.errors import IllegalEvent
 from projections.events import Event
-from projections.high_five import GAME, HighFiveState
-from projections.high_five_tiles import TILES, VALUES, matches
+from projections.games.high_five import GAME, State
+from projections.games.high_five.tiles import TILES, VALUES, matches
 from projections.timeline import Fold, fold_dicts
 from tests.examples import load_example
 from tests.test_high_five_logs import IDS, Line, claim, deal, game, match, play, refused, rounds, then, totals
@@ -428,7 +428,7 @@ def fuzz(seed: int, per_log: int) -> Counter[str]:
         ids = [p for p, _ in f.players]
         for _ in range(per_log):
             seq = rng.randrange(1, len(log))
-            state: HighFiveState = f.state_at(seq)
+            state: State = f.state_at(seq)
             before = json.dumps(GAME.to_json(state), sort_keys=True)
             nxt = log[seq]
             type_ = nxt["type"] if rng.random() < 0.8 else rng.choice(types)

@@ -6,8 +6,8 @@ from collections import Counter
 from typing import Any
 
 from projections.events import Event
-from projections.high_five import GAME
-from projections.high_five_tiles import TILES, VALUES
+from projections.games.high_five import GAME
+from projections.games.high_five.tiles import TILES, VALUES
 from projections.scores import scores_json
 from projections.timeline import Fold, fold_dicts
 from tests.examples import load_example

@@ -12,8 +12,8 @@ import pytest
 
 from projections.errors import IllegalEvent
 from projections.events import Event
-from projections.high_five import GAME
-from projections.high_five_tiles import TILES, VALUES
+from projections.games.high_five import GAME
+from projections.games.high_five.tiles import TILES, VALUES
 from projections.scores import scores_json
 from projections.timeline import Fold, fold_dicts
 

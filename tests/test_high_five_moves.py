@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from projections.events import Event
-from projections.high_five import GAME
+from projections.games.high_five import GAME
 from projections.timeline import Fold, fold_dicts
 from tests.test_high_five_logs import claim, deal, game, match, play, then
 

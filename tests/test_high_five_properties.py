@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from projections.events import Event
-from projections.high_five import GAME
-from projections.high_five_tiles import TILES, VALUES
+from projections.games.high_five import GAME
+from projections.games.high_five.tiles import TILES, VALUES
 from projections.scores import scores_json
 from projections.timeline import Fold, fold, fold_dicts
 
@@ -23,8 +23,9 @@ def players(n: int) -> list[dict[str, str]]:
 
 def check_match(log: list[dict[str, Any]], n: int, every_move: bool) -> Fold:
     # Fold event by event, keeping each state's JSON as it was then: no later event may change it.
-    f, snapshots = Fold(), []
-    for i, line in enumerate(log, start=1):
+    f: Fold = Fold.begin(Event(1, log[0]["type"], log[0]["data"]))
+    snapshots = [json.dumps(GAME.to_json(f.state), sort_keys=True)]
+    for i, line in enumerate(log[1:], start=2):
         f = f.apply(Event(i, line["type"], line["data"]))
         snapshots.append(json.dumps(GAME.to_json(f.state), sort_keys=True))
     assert snapshots == [json.dumps(GAME.to_json(f.state_at(i)), sort_keys=True) for i in range(1, f.seq + 1)]

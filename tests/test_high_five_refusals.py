@@ -8,7 +8,7 @@ import pytest
 
 from projections.errors import IllegalEvent, UnknownEventType
 from projections.events import Event
-from projections.high_five import GAME
+from projections.games.high_five import GAME
 from projections.timeline import Fold, fold_dicts
 from tests.test_high_five_logs import claim, deal, game, match, play, refused, then
 

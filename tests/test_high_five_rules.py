@@ -7,7 +7,7 @@ Tile values used below: 0-5 1, 1-4 1, 2-3 1, 6-9 3, 7-7 1, 5-5 3, 3-7 2, 9-11 4,
 
 from __future__ import annotations
 
-from projections.high_five import GAME
+from projections.games.high_five import GAME
 from projections.scores import scores_json
 from projections.timeline import Fold, fold_dicts
 from tests.examples import load_example

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from projections.high_five_tiles import SET_SIZE, TILES, VALUES, is_tile, matches, value
+from projections.games.high_five.tiles import SET_SIZE, TILES, VALUES, is_tile, matches, value
 
 
 def test_the_set_is_136_distinct_tiles_written_low_high() -> None:

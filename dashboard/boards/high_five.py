@@ -39,7 +39,7 @@ def figure(
 ) -> dict[str, Any]:
     """`values`: tile -> points; by default the projection's own tile values (never computed here)."""
     if values is None:
-        from projections.high_five_tiles import TILES, value
+        from projections.games.high_five.tiles import TILES, value
 
         values = {t: value(t) for t in TILES}
     ids = [pid for pid, _ in players]

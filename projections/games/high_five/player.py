@@ -1,6 +1,6 @@
 """A seeded random legal High Five player: whole match logs for demos, the dashboard and property tests.
 
-It deals from a shuffled double-fifteen set and picks among `GAME.legal_moves`, so every event it writes
+It deals from a shuffled double-fifteen set and picks among `moves.legal_moves`, so every event it writes
 is one the reducer accepts. It mostly captures, sometimes misses a capture on purpose (so claims happen),
 and claims some pairs before its play and some after.
 """
@@ -10,9 +10,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from projections import high_five_tiles as hf
-from projections.events import Event
-from projections.high_five import GAME, LAYOUT_SIZE, HighFiveState, hand_sizes
+from projections.games.high_five import rules
+from projections.games.high_five import tiles as hf
+from projections.games.high_five.moves import legal_moves
+from projections.games.high_five.rules import LAYOUT_SIZE, Phase, State, hand_sizes
 
 # After this many games the player turns greedy (always takes the best capture and every claim), so
 # points keep coming and the target is always reached.
@@ -24,13 +25,13 @@ class _Table:
 
     def __init__(self, rng: random.Random, players: list[dict[str, str]], options: dict[str, Any] | None) -> None:
         self.rng = rng
-        data = {"game": GAME.name, "players": [dict(p) for p in players], "options": dict(options or {})}
+        data = {"game": rules.NAME, "players": [dict(p) for p in players], "options": dict(options or {})}
         self.log: list[dict[str, Any]] = [{"type": "match_started", "data": data}]
-        self.state: HighFiveState = GAME.start(data)
+        self.state: State = rules.start(data)
         self.deck: list[str] = []
 
     def push(self, type_: str, data: dict[str, Any]) -> None:
-        self.state = GAME.apply(self.state, Event(len(self.log) + 1, type_, data))
+        self.state = rules.HANDLERS[type_](self.state, data)
         self.log.append({"type": type_, "data": data})
 
     @property
@@ -59,14 +60,14 @@ class _Table:
         """Some of the pairs this seat may claim now, one by one."""
         while seat is not None and self.state.winner is None:
             pid = self.state.players[seat].id
-            moves = [m for m in GAME.legal_moves(self.state, pid) if m["type"] == "pair_claimed"]
+            moves = [m for m in legal_moves(self.state, pid) if m["type"] == "pair_claimed"]
             if not moves or (not self.greedy and self.rng.random() >= eagerness):
                 return
             self.push("pair_claimed", self.rng.choice(moves)["data"])
 
     def play(self, seat: int) -> None:
         pid = self.state.players[seat].id
-        plays = [m for m in GAME.legal_moves(self.state, pid) if m["type"] == "tile_played"]
+        plays = [m for m in legal_moves(self.state, pid) if m["type"] == "tile_played"]
         captures = [m for m in plays if m["data"]["capture"] is not None]
         if captures and self.greedy:
             move = max(captures, key=lambda m: m["points"])
@@ -85,11 +86,11 @@ def random_match(
     while table.state.winner is None:
         state = table.state
         phase = state.phase
-        if phase in ("before_game", "game_over", "awaiting_deal"):
+        if phase in (Phase.BEFORE_GAME, Phase.GAME_OVER, Phase.AWAITING_DEAL):
             table.claims(state.claimer_after_play, 0.5)  # the last player's claims before the deal
             if table.state.winner is not None:
                 break
-            if phase == "awaiting_deal":
+            if phase is Phase.AWAITING_DEAL:
                 table.deal()
             else:
                 table.new_game()

@@ -1,0 +1,38 @@
+"""High Five (RULES.md §2): the double-fifteen capture game. See docs/rules/high-five.md."""
+
+from projections.games.high_five import moves, player, rules, view
+from projections.games.high_five.events import EVENTS
+from projections.protocol import Descriptor, Game
+
+DESCRIPTOR = Descriptor(
+    name=rules.NAME,
+    title="High Five",
+    min_players=rules.MIN_PLAYERS,
+    max_players=rules.MAX_PLAYERS,
+    options=rules.OPTIONS,
+    events=EVENTS,
+    bonus_tags=("capture", "claim"),
+    penalty_tags=(),
+    counted_tags=("capture", "claim", "missed"),
+    tag_labels={"capture": "captures", "claim": "claims", "missed": "missed captures"},
+    valued_tags=("capture", "claim"),
+    first_player_key="leader",
+    hidden_state=("players.*.hand.tiles",),
+)
+
+GAME: Game[rules.State] = Game(
+    descriptor=DESCRIPTOR,
+    start=rules.start,
+    handlers=rules.HANDLERS,
+    is_finished=rules.is_finished,
+    scores=rules.scores,
+    to_json=view.to_json,
+    legal_moves=moves.legal_moves,
+    describe=view.describe,
+    random_match=player.random_match,
+    board_extras=view.board_extras,
+)
+
+State = rules.State
+
+__all__ = ["DESCRIPTOR", "GAME", "State"]

@@ -1,0 +1,479 @@
+"""High Five (RULES.md §2): the double-fifteen capture game, as a pure reducer.
+
+A match is a series of games (passes through the set); a game is a series of hands played into a face-up
+layout. The state is a frozen dataclass of tuples, so every handler builds a new state with
+`dataclasses.replace` and never touches the one it was given. The guards every game shares (unknown
+type, data not an object, match finished) are `Game.apply`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Any
+
+from projections.errors import IllegalEvent
+from projections.games.high_five import tiles as hf
+from projections.options import Option, Player, parse_options, parse_players, positive_int, require
+from projections.protocol import Handler, ScoreSheet
+
+NAME = "high-five"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 8
+
+LAYOUT_SIZE = 5
+NO_GAME = f"no game is running; game_started with the {LAYOUT_SIZE} layout tiles comes first"
+
+OPTIONS = {
+    "target_score": Option(100, positive_int, "the first player whose score reaches it wins at once"),
+    "first_player": Option(
+        None,
+        lambda v: None if isinstance(v, str) and v else "must be a player id",
+        "the player who leads every hand (default: the first seat)",
+        schema={"type": "string", "minLength": 1},
+    ),
+}
+
+
+def hand_sizes(n_players: int) -> tuple[int, int]:
+    """(first hand, later hands) per player, by player count."""
+    if n_players <= 4:
+        return 5, 5
+    if n_players <= 6:
+        return 4, 4
+    return 4, 3
+
+
+class Phase(StrEnum):
+    BEFORE_GAME = "before_game"  # no game_started yet
+    AWAITING_DEAL = "awaiting_deal"  # a game is running and every hand is empty: the next hand is dealt
+    PLAYING = "playing"  # someone holds tiles: `to_play` plays next
+    GAME_OVER = "game_over"  # the last hand of the game is played out: a new game starts
+    FINISHED = "finished"  # a player reached the target score
+
+
+@dataclass(frozen=True)
+class Hand:
+    known: tuple[str, ...] = ()
+    hidden: int = 0  # tiles dealt face down to the recorder (`null`)
+
+    @property
+    def size(self) -> int:
+        return len(self.known) + self.hidden
+
+
+@dataclass(frozen=True)
+class MissedPair:
+    """A claimable pair: a tile played and left in the layout, with a layout tile it matched then."""
+
+    played: str
+    partner: str
+    seat: int  # who left it
+    turn: int  # the play (match-wide count) that left it
+
+    def tiles(self) -> frozenset[str]:
+        return frozenset((self.played, self.partner))
+
+    @property
+    def value(self) -> int:
+        return hf.value(self.played) + hf.value(self.partner)
+
+
+@dataclass(frozen=True)
+class LastPlay:
+    seat: int
+    tile: str
+    capture: str | None
+
+
+@dataclass(frozen=True)
+class State:
+    players: tuple[Player, ...]
+    target_score: int
+    leader: int  # seat leading every hand
+    totals: tuple[int, ...]  # match score per seat
+    phase: Phase = Phase.BEFORE_GAME
+    rounds: tuple[tuple[int, ...], ...] = ()  # points per seat for each game, the running one last
+    game: int = 0  # games started so far
+    layout: tuple[str, ...] = ()
+    boneyard: int = 0
+    hands: tuple[Hand, ...] = ()
+    piles: tuple[tuple[str, ...], ...] = ()  # this game's captured tiles per seat
+    seen: frozenset[str] = frozenset()  # this game's tiles whose place is known (layout, piles, known hands)
+    hand_number: int = 0  # hands dealt in this game
+    last_hand: bool = False  # the boneyard's remainder went into the layout
+    to_play: int | None = None  # seat whose play is next; None when every hand is empty
+    claimer_after_play: int | None = None  # the seat that just played and may still claim
+    plays: int = 0
+    missed: tuple[MissedPair, ...] = ()
+    last_play: LastPlay | None = None
+    winner: int | None = None
+
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+    def name(self, seat: int) -> str:
+        return self.players[seat].name
+
+
+# --- small helpers -----------------------------------------------------------------------------------
+
+
+def _seat(state: State, player: Any, what: str) -> int:
+    if not isinstance(player, str):
+        raise IllegalEvent(f"{what}: player must be a player id string (got {player!r})")
+    for i, p in enumerate(state.players):
+        if p.id == player:
+            return i
+    known = ", ".join(p.id for p in state.players)
+    raise IllegalEvent(f"{what}: unknown player {player!r}; players are {known}")
+
+
+def _tile(x: Any, what: str) -> str:
+    if not hf.is_tile(x):
+        raise IllegalEvent(f'{what}: {x!r} is not a High Five tile (write "a-b" with a ≤ b, 0 to 15)')
+    return str(x)
+
+
+def _where(state: State, tile: str) -> str | None:
+    """Where a tile of the running game is known to be, in words, or None."""
+    if tile in state.layout:
+        return "in the layout"
+    for i, pile in enumerate(state.piles):
+        if tile in pile:
+            return f"in {state.name(i)}'s pile"
+    for i, hand in enumerate(state.hands):
+        if tile in hand.known:
+            return f"in {state.name(i)}'s hand"
+    return None
+
+
+def _hand_text(hand: Hand) -> str:
+    parts = list(hand.known) + (["hidden"] * hand.hidden if hand.hidden else [])
+    return ", ".join(parts) if parts else "nothing"
+
+
+def _without(tiles: tuple[str, ...], *gone: str) -> tuple[str, ...]:
+    return tuple(t for t in tiles if t not in gone)
+
+
+def _set_seat(values: tuple[Any, ...], seat: int, value: Any) -> tuple[Any, ...]:
+    return values[:seat] + (value,) + values[seat + 1 :]
+
+
+def _not_in_layout(state: State, tile: str, verb: str) -> str:
+    where = _where(state, tile)
+    return f"cannot {verb} {tile}: it is not in the layout" + (f" (it is {where})" if where else "")
+
+
+def _no_match(t: str, u: str) -> str:
+    return f"{t} does not match {u}: no end in common"
+
+
+def _between_plays(last_hand: bool) -> Phase:
+    """The phase once every hand is empty."""
+    return Phase.GAME_OVER if last_hand else Phase.AWAITING_DEAL
+
+
+# --- the match ---------------------------------------------------------------------------------------
+
+
+def start(data: Mapping[str, Any]) -> State:
+    players = parse_players(data, NAME, MIN_PLAYERS, MAX_PLAYERS)
+    options = parse_options(data.get("options"), OPTIONS, NAME)
+    ids = [p.id for p in players]
+    first = options["first_player"]
+    if first is not None and first not in ids:
+        raise IllegalEvent(f"option first_player {first!r} is not a player; players are {', '.join(ids)}")
+    return State(
+        players=players,
+        target_score=options["target_score"],
+        leader=ids.index(first) if first is not None else 0,
+        totals=(0,) * len(players),
+    )
+
+
+# --- events ------------------------------------------------------------------------------------------
+
+
+def game_started(state: State, data: Mapping[str, Any]) -> State:
+    what = "game_started"
+    if state.game and state.phase is not Phase.GAME_OVER:
+        if not state.last_hand:
+            left = f"{state.boneyard} tiles are still in the boneyard"
+        else:
+            left = f"the hands still hold {sum(h.size for h in state.hands)} tiles"
+        raise IllegalEvent(f"game {state.game} is still running: {left}")
+    layout = require(data, "layout", list, what)
+    if len(layout) != LAYOUT_SIZE:
+        raise IllegalEvent(f"{what}: the layout is {LAYOUT_SIZE} face-up tiles, not {len(layout)}")
+    tiles = tuple(_tile(t, f"{what} layout") for t in layout)
+    dup = next((t for t in tiles if tiles.count(t) > 1), None)
+    if dup is not None:
+        raise IllegalEvent(f"{what}: {dup} is in the layout twice")
+    return replace(
+        state,
+        phase=Phase.AWAITING_DEAL,
+        rounds=state.rounds + ((0,) * state.n,),
+        game=state.game + 1,
+        layout=tiles,
+        boneyard=hf.SET_SIZE - LAYOUT_SIZE,
+        hands=(Hand(),) * state.n,
+        piles=((),) * state.n,
+        seen=frozenset(tiles),
+        hand_number=0,
+        last_hand=False,
+        to_play=None,
+        claimer_after_play=None,
+        missed=(),
+        last_play=None,
+    )
+
+
+def hand_dealt(state: State, data: Mapping[str, Any]) -> State:
+    what = "hand_dealt"
+    if state.game == 0:
+        raise IllegalEvent(f"{what}: {NO_GAME}")
+    if state.last_hand and state.to_play is None:
+        raise IllegalEvent(
+            f"{what}: the set is used up (the last hand of game {state.game} was dealt); "
+            "start a new game with game_started"
+        )
+    if state.to_play is not None:
+        holder = next(i for i, h in enumerate(state.hands) if h.size)
+        raise IllegalEvent(
+            f"{what}: {state.name(holder)} still holds {state.hands[holder].size} tile(s); "
+            "a new hand is dealt when every hand is empty"
+        )
+    hands = require(data, "hands", dict, what)
+    first, later = hand_sizes(state.n)
+    size = first if state.hand_number == 0 else later
+    kind = "first" if state.hand_number == 0 else "later"
+    ids = [p.id for p in state.players]
+    for pid in hands:
+        if pid not in ids:
+            raise IllegalEvent(f"{what}: unknown player {pid!r}; players are {', '.join(ids)}")
+    new_hands = []
+    dealt: set[str] = set()
+    for seat, pid in enumerate(ids):
+        if pid not in hands:
+            raise IllegalEvent(f"{what}: no hand for {state.name(seat)}")
+        raw = hands[pid]
+        if not isinstance(raw, list):
+            raise IllegalEvent(f"{what}: {state.name(seat)}'s hand must be a list of tiles or nulls")
+        if len(raw) != size:
+            raise IllegalEvent(
+                f"{what}: {state.name(seat)} is dealt {len(raw)} tiles; a {kind} hand for {state.n} players is {size}"
+            )
+        known = []
+        for t in raw:
+            if t is None:
+                continue
+            tile = _tile(t, f"{what} ({state.name(seat)})")
+            _check_unseen(state, tile, dealt, what)
+            dealt.add(tile)
+            known.append(tile)
+        new_hands.append(Hand(tuple(known), size - len(known)))
+    total = size * state.n
+    if total > state.boneyard:  # cannot happen with the table's counts; kept as a guard
+        raise IllegalEvent(f"{what}: the boneyard holds only {state.boneyard} tiles, not {total}")
+    remaining = state.boneyard - total
+    last = remaining < later * state.n
+    raw_layout = data.get("to_layout")
+    if raw_layout is not None and not isinstance(raw_layout, list):
+        raise IllegalEvent(f"{what}: to_layout must be a list of face-up tiles (got {raw_layout!r})")
+    to_layout: tuple[str, ...] = ()
+    if last:
+        if raw_layout is None or len(raw_layout) != remaining:
+            got = "none" if raw_layout is None else len(raw_layout)
+            raise IllegalEvent(
+                f"{what}: this is the game's last hand: the {remaining} tile(s) left in the "
+                f"boneyard go face up into the layout as to_layout (got {got})"
+            )
+        for t in raw_layout:
+            tile = _tile(t, f"{what} to_layout")
+            _check_unseen(state, tile, dealt, what)
+            dealt.add(tile)
+        to_layout = tuple(raw_layout)
+    elif raw_layout:
+        raise IllegalEvent(
+            f"{what}: to_layout comes only with the game's last hand; {remaining} tiles stay in the boneyard"
+        )
+    return replace(
+        state,
+        phase=Phase.PLAYING,
+        layout=state.layout + to_layout,
+        boneyard=0 if last else remaining,
+        hands=tuple(new_hands),
+        seen=state.seen | dealt,
+        hand_number=state.hand_number + 1,
+        last_hand=last,
+        to_play=state.leader,
+        claimer_after_play=None,
+    )
+
+
+def _check_unseen(state: State, tile: str, dealt: set[str], what: str) -> None:
+    if tile in dealt:
+        raise IllegalEvent(f"{what}: {tile} is dealt twice")
+    if tile in state.seen:
+        raise IllegalEvent(f"{what}: {tile} cannot be dealt, it is already {_where(state, tile)}")
+
+
+def tile_played(state: State, data: Mapping[str, Any]) -> State:
+    what = "tile_played"
+    seat = _seat(state, data.get("player"), what)
+    _check_can_play(state, seat)
+    tile = _tile(require(data, "tile", str, what), what)
+    capture = data.get("capture")
+    hand = state.hands[seat]
+    if tile in hand.known:
+        new_hand = Hand(_without(hand.known, tile), hand.hidden)
+    elif tile in state.seen:
+        raise IllegalEvent(f"{state.name(seat)} cannot play {tile}: it is {_where(state, tile)}")
+    elif hand.hidden:
+        new_hand = Hand(hand.known, hand.hidden - 1)
+    else:
+        raise IllegalEvent(f"{state.name(seat)} does not hold {tile}; the hand is {_hand_text(hand)}")
+    if capture is not None:
+        capture = _tile(capture, f"{what} capture")
+        if capture not in state.layout:
+            raise IllegalEvent(_not_in_layout(state, capture, "capture"))
+        if not hf.matches(tile, capture):
+            raise IllegalEvent(_no_match(tile, capture))
+    plays = state.plays + 1
+    nxt = (seat + 1) % state.n
+    hands = _set_seat(state.hands, seat, new_hand)
+    to_play = nxt if hands[nxt].size else None
+    changes: dict[str, Any] = {
+        "phase": Phase.PLAYING if to_play is not None else _between_plays(state.last_hand),
+        "hands": hands,
+        "seen": state.seen | {tile},
+        "plays": plays,
+        "to_play": to_play,
+        "claimer_after_play": seat,
+        "last_play": LastPlay(seat, tile, capture),
+    }
+    if capture is not None:
+        changes["layout"] = _without(state.layout, capture)
+        # Pairs that needed the captured tile are gone with it.
+        changes["missed"] = tuple(p for p in state.missed if capture not in (p.played, p.partner))
+        state = _score(state, seat, (capture, tile))
+    else:
+        # A tile left beside a layout tile it matches is a missed capture: a claimable pair with each.
+        left = tuple(MissedPair(tile, t, seat, plays) for t in state.layout if hf.matches(tile, t))
+        changes["layout"] = state.layout + (tile,)
+        changes["missed"] = state.missed + left
+    if state.winner is not None:
+        changes["phase"] = Phase.FINISHED
+    return replace(state, **changes)
+
+
+def _check_can_play(state: State, seat: int) -> None:
+    if state.game == 0:
+        raise IllegalEvent(NO_GAME)
+    if state.to_play is None:
+        if state.last_hand:
+            raise IllegalEvent(f"game {state.game} is over (the set is used up): start a new game")
+        raise IllegalEvent("every hand is empty: the next hand must be dealt (hand_dealt) first")
+    if seat != state.to_play:
+        raise IllegalEvent(f"it is {state.name(state.to_play)}'s turn, not {state.name(seat)}'s")
+
+
+def pair_claimed(state: State, data: Mapping[str, Any]) -> State:
+    what = "pair_claimed"
+    seat = _seat(state, data.get("player"), what)
+    _check_can_claim(state, seat)
+    raw = require(data, "tiles", list, what)
+    if len(raw) != 2:
+        raise IllegalEvent(f"a claim is exactly two matching tiles, not {len(raw)}")
+    a, b = (_tile(t, what) for t in raw)
+    if a == b:
+        raise IllegalEvent(f"a claim is two different tiles, not {a} twice")
+    for t in (a, b):
+        if t not in state.layout:
+            raise IllegalEvent(_not_in_layout(state, t, "claim"))
+    if not hf.matches(a, b):
+        raise IllegalEvent(_no_match(a, b))
+    pair = frozenset((a, b))
+    found = [p for p in state.missed if p.tiles() == pair]
+    if not found:
+        raise IllegalEvent(
+            f"{a} and {b} are not a missed capture: only a tile played and left in the layout "
+            "together with a layout tile it matched can be claimed"
+        )
+    allowed = [p for p in found if not (p.seat == seat and p.turn == state.plays)]
+    if not allowed:
+        p = found[0]
+        raise IllegalEvent(
+            f"{state.name(seat)} left {p.played} beside {p.partner} on this turn and may claim "
+            "that pair only on a later turn"
+        )
+    changes: dict[str, Any] = {
+        "layout": _without(state.layout, a, b),
+        "missed": tuple(p for p in state.missed if a not in p.tiles() and b not in p.tiles()),
+    }
+    if seat == state.to_play:  # the next player has acted: the previous player's claims are over
+        changes["claimer_after_play"] = None
+    scored = _score(state, seat, (a, b))
+    if scored.winner is not None:
+        changes["phase"] = Phase.FINISHED
+    return replace(scored, **changes)
+
+
+def _check_can_claim(state: State, seat: int) -> None:
+    if state.game == 0:
+        raise IllegalEvent(NO_GAME)
+    if seat in (state.to_play, state.claimer_after_play):
+        return
+    name = state.name(seat)
+    after = state.claimer_after_play
+    also = f" ({state.name(after)} may still claim after their play)" if after is not None else ""
+    if state.to_play is not None:
+        raise IllegalEvent(f"it is {state.name(state.to_play)}'s turn, not {name}'s{also}")
+    if state.hand_number == 0:
+        raise IllegalEvent("no hand has been dealt yet: nobody may claim")
+    if after is None:
+        raise IllegalEvent(f"{name} may not claim now: claims are made on one's own turn")
+    when = "the game is over" if state.last_hand else "every hand is empty"
+    raise IllegalEvent(f"{when}: only {state.name(after)}, who played last, may still claim, not {name}")
+
+
+def _score(state: State, seat: int, tiles: tuple[str, str]) -> State:
+    """Both tiles into the seat's pile; the match is won at once when the target is reached."""
+    points = hf.value(tiles[0]) + hf.value(tiles[1])
+    total = state.totals[seat] + points
+    return replace(
+        state,
+        piles=_set_seat(state.piles, seat, state.piles[seat] + tiles),
+        totals=_set_seat(state.totals, seat, total),
+        rounds=state.rounds[:-1] + (_set_seat(state.rounds[-1], seat, state.rounds[-1][seat] + points),),
+        winner=seat if total >= state.target_score else None,
+    )
+
+
+HANDLERS: dict[str, Handler[State]] = {
+    "game_started": game_started,
+    "hand_dealt": hand_dealt,
+    "tile_played": tile_played,
+    "pair_claimed": pair_claimed,
+}
+
+
+# --- read models -------------------------------------------------------------------------------------
+
+
+def is_finished(state: State) -> bool:
+    return state.phase is Phase.FINISHED
+
+
+def scores(state: State) -> ScoreSheet:
+    ids = [p.id for p in state.players]
+    return ScoreSheet(
+        totals=dict(zip(ids, state.totals, strict=True)),
+        rounds=[dict(zip(ids, r, strict=True)) for r in state.rounds],
+        finished=is_finished(state),
+        winners=[ids[state.winner]] if state.winner is not None else [],
+    )
