@@ -15,8 +15,8 @@ import pytest
 
 from projections.errors import IllegalEvent
 from projections.events import Event
-from projections.hi_spot import GAME
-from projections.hi_spot_player import random_match
+from projections.games.hi_spot import GAME
+from projections.games.hi_spot.player import random_match
 from projections.timeline import Fold, fold_dicts
 from tests.examples import example_names, load_example
 from tests.test_hi_spot_helpers import (
@@ -554,10 +554,11 @@ def fuzz(logs: list[list[dict[str, Any]]], per_log: int, seed: int) -> int:
     accepted = 0
     types = sorted(GAME.event_types)
     for log in logs:
-        f = Fold()
+        f = Fold.begin(Event(1, log[0]["type"], log[0]["data"]))
         folds = []
         for i, line in enumerate(log, start=1):
-            f = f.apply(Event(i, line["type"], line["data"]))
+            if i > 1:
+                f = f.apply(Event(i, line["type"], line["data"]))
             folds.append(f)
         for _ in range(per_log):
             at = rng.randrange(1, len(log))  # the state after event `at`, then a mutation of a nearby event
@@ -595,7 +596,7 @@ def test_many_fuzzed_events_give_a_state_or_an_illegal_event(seed: int) -> None:
 # ---------------------------------------------------------------- an independent referee
 
 SPEC_TILES = Path(__file__).resolve().parents[2] / "shared" / "spec" / "hi-spot-tiles.json"
-PACKAGED_TILES = Path(__file__).resolve().parents[1] / "projections" / "tilesets" / "default.json"  # a copy
+PACKAGED_TILES = Path(__file__).resolve().parents[1] / "projections" / "games" / "hi_spot" / "tilesets" / "default.json"
 
 
 def _orientations(dots: frozenset[int], flip: bool) -> set[frozenset[int]]:
@@ -609,7 +610,7 @@ def _orientations(dots: frozenset[int], flip: bool) -> set[frozenset[int]]:
 
 
 class Referee:
-    """RULES.md §3 read again, independently of projections/hi_spot.py: follows a legal log and says
+    """RULES.md §3 read again, independently of projections/games/hi_spot/: follows a legal log and says
     which placements, exchanges and round ends are legal next, and what the scores are."""
 
     def __init__(self, start: dict[str, Any]) -> None:
@@ -747,7 +748,7 @@ def referee_agrees(log: list[dict[str, Any]], rng: random.Random, probes: int = 
     """Before each event, probe placements (the player's rack and a few other tiles, every section and
     orientation), the exchange and round_ended: the reducer accepts exactly what the referee allows."""
     ref = Referee(log[0]["data"])
-    f = Fold().apply(Event(1, "match_started", log[0]["data"]))
+    f = Fold.begin(Event(1, "match_started", log[0]["data"]))
 
     def accepts(type_: str, data: dict[str, Any]) -> bool:
         try:

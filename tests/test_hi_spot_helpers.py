@@ -9,7 +9,7 @@ import pytest
 
 from projections.errors import IllegalEvent
 from projections.events import Event
-from projections.hi_spot import GAME
+from projections.games.hi_spot import GAME
 from projections.timeline import Fold, fold_dicts
 
 PLAYERS = [

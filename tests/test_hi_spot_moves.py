@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from projections.events import Event
-from projections.hi_spot import GAME
+from projections.games.hi_spot import GAME
 from projections.timeline import Fold, fold_dicts
 from tests.examples import load_example
 from tests.test_hi_spot_helpers import (

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 from projections.errors import IllegalEvent
 from projections.events import Event
-from projections.hi_spot import GAME, State, turn_points
-from projections.hi_spot_player import random_match
+from projections.games.hi_spot import GAME
+from projections.games.hi_spot.player import random_match
+from projections.games.hi_spot.rules import State, turn_points
 from projections.scores import scores_json
 from projections.timeline import Fold, fold, fold_dicts
 from tests.test_hi_spot_helpers import PLAYERS, tile_set
@@ -60,9 +61,10 @@ def check_refusal_keeps_state(f: Fold) -> None:
 
 def check_match(log: list[dict[str, Any]], every: int) -> Fold:
     snapshots = []
-    f = Fold()
+    f = Fold.begin(Event(1, log[0]["type"], log[0]["data"]))
     for i, line in enumerate(log, start=1):
-        f = f.apply(Event(i, line["type"], line["data"]))
+        if i > 1:
+            f = f.apply(Event(i, line["type"], line["data"]))
         snapshots.append(GAME.to_json(f.state))
         check_accounting(f.state)
         if i % every == 0:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from projections.errors import IllegalEvent
-from projections.hi_spot_tiles import (
+from projections.games.hi_spot.tiles import (
     FULL,
     default_tile_set,
     load_tile_set,

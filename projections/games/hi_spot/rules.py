@@ -1,0 +1,713 @@
+"""Hi-Spot / Stack-Ominos (RULES.md §3): the rules. Legal moves are in `moves.py`, event
+descriptions and the state JSON in `view.py`; the package's `__init__` assembles `GAME`.
+
+Each event is checked against the state, then a new state is built with `dataclasses.replace`; the
+tray, racks and turn are tuples and frozensets, so the state passed in is never changed and every
+intermediate state the fold keeps stays valid. The guards every game shares (an unknown type, data
+that is not an object, a finished match) are `Game.apply`'s: the handlers here may assume them.
+
+Turn scoring follows the rule "9 for each stack brought to 9, plus, for every other stack added to
+during the turn, its total dots at the end of the turn": the turn records the stacks it touched (by
+identity) and is scored once, at `turn_ended`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Any, Literal
+
+from projections.errors import IllegalEvent
+from projections.games.hi_spot.tiles import (
+    FULL,
+    TILE_SET_SCHEMA,
+    TileSet,
+    check_tile_set_option,
+    dot_count,
+    load_tile_set,
+    mask_of,
+    positions_of,
+)
+from projections.options import (
+    Option,
+    Player,
+    boolean,
+    is_int,
+    parse_options,
+    parse_players,
+    player_seat,
+    positive_int,
+    require,
+)
+from projections.protocol import Handler, ScoreSheet
+
+NAME = "hi-spot"
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+SECTIONS = 9
+
+OPTIONS: dict[str, Option] = {
+    "target_score": Option(200, positive_int, "the first player to reach it at the end of a turn wins"),
+    "allow_flip": Option(True, boolean, "tiles may be turned over (8 orientations); false: 4 rotations"),
+    "clear_full_stacks": Option(False, boolean, "a stack of 9 goes back into the bag (Spear edition)"),
+    "tile_set": Option(
+        "default", check_tile_set_option, '"default" or an inline list of {id, dots}', schema=TILE_SET_SCHEMA
+    ),
+}
+
+
+class Phase(StrEnum):
+    BETWEEN_ROUNDS = "between_rounds"  # before the first round, and after each round's deductions
+    FIRST_DRAW = "first_draw"  # the first-player draw (and its tie-breaks)
+    RACKS = "racks"  # the racks are being drawn
+    PLAY = "play"
+    REVEAL = "reveal"  # a round ended with hidden tiles: racks_revealed comes next
+    FINISHED = "finished"
+
+
+@dataclass(frozen=True)
+class Stack:
+    uid: int  # identity within the match: a stack cleared by a 9 and a later one in that section differ
+    mask: int  # the positions its dots cover
+    layers: tuple[tuple[str, int], ...]  # (tile, covered positions) bottom to top
+    placed_by: tuple[int, ...] = ()  # the seat that placed each layer, for the board drawing
+
+    @property
+    def dots(self) -> int:
+        return dot_count(self.mask)
+
+    @property
+    def full(self) -> bool:
+        return self.mask == FULL
+
+
+@dataclass(frozen=True)
+class Rack:
+    known: tuple[str, ...] = ()
+    hidden: int = 0  # tiles drawn unseen by the recorder
+
+    @property
+    def size(self) -> int:
+        return len(self.known) + self.hidden
+
+
+@dataclass(frozen=True)
+class Placement:
+    seat: int
+    tile: str
+    section: int  # 1–9
+    mask: int
+    stack: int  # uid of the stack it went on
+    stack_dots: int  # the stack's dots after it
+    new_stack: bool
+    nine: bool
+    cleared: bool  # the full stack went back into the bag (clear_full_stacks)
+
+
+# A segment either starts one new stack and builds it (a), or adds to stacks already on the tray (b).
+# Only kind (a) starts a stack, so the stacks on the tray during a (b) segment are exactly those that
+# existed when it began.
+SegmentKind = Literal["new_stack", "add_to_existing"]
+
+
+@dataclass(frozen=True)
+class Turn:
+    seat: int
+    placed: tuple[Placement, ...] = ()
+    added: tuple[int, ...] = ()  # stacks added to this turn, in first-touch order
+    nines: frozenset[int] = frozenset()  # stacks brought to 9 this turn
+    new_stack: int | None = None  # the one stack this turn may start
+    segment: SegmentKind | None = None  # None: the next placement begins a segment
+    refilled: bool = False  # the end-of-turn refill is drawn: only turn_ended may follow
+
+
+@dataclass(frozen=True)
+class State:
+    players: tuple[Player, ...]
+    options: Mapping[str, Any]
+    tiles: TileSet
+    rack_size: int
+    totals: tuple[int, ...]
+    rounds: tuple[tuple[int, ...], ...] = ()  # points per round, seat order, the running round included
+    round_no: int = 0
+    phase: Phase = Phase.BETWEEN_ROUNDS
+    tray: tuple[Stack | None, ...] = (None,) * SECTIONS
+    racks: tuple[Rack, ...] = ()
+    located: frozenset[str] = frozenset()  # tiles whose place is known: tray, known rack slots, set aside
+    bag: int = 0
+    aside: tuple[str, ...] = ()  # first-player draws, out of the bag until the first player is known
+    to_draw: tuple[int, ...] = ()  # seats still drawing for first player
+    draws: tuple[tuple[tuple[int, str], ...], ...] = ()  # this round's first-player draws, for the record
+    first: int | None = None
+    racks_drawn: frozenset[int] = frozenset()
+    current: int | None = None
+    turn: Turn | None = None
+    next_uid: int = 1
+    last: Placement | None = None
+    end_reason: str | None = None  # "blocked" | "going_out" for the last round that ended
+    deductions: tuple[int, ...] | None = None  # rack dots lost at that round's end
+    winners: tuple[str, ...] = ()
+
+    @property
+    def allow_flip(self) -> bool:
+        return bool(self.options["allow_flip"])
+
+    def name(self, seat: int) -> str:
+        return self.players[seat].name
+
+
+# ---------------------------------------------------------------- derived facts
+
+
+def stack_points(state: State, turn: Turn) -> dict[int, int]:
+    """What each stack added to this turn scores if the turn ended now (first-touch order): 9 when
+    brought to 9 (even if cleared from the tray since), else its current dots."""
+    dots = {s.uid: s.dots for s in state.tray if s is not None}
+    return {uid: 9 if uid in turn.nines else dots[uid] for uid in turn.added}
+
+
+def turn_points(state: State, turn: Turn | None) -> int:
+    """The turn's score if it ended now: the sum of its `stack_points`."""
+    return sum(stack_points(state, turn).values()) if turn is not None else 0
+
+
+def refill_needed(state: State, seat: int) -> int:
+    return min(state.rack_size - state.racks[seat].size, state.bag)
+
+
+def _first_place(state: State, tiles: AbstractSet[str]) -> tuple[int, str | None] | None:
+    """Where one of `tiles` could go now: the first empty section (tile None: any tile, seen or not,
+    starts a stack there), else the first section one of them fits, with the lowest such tile."""
+    for i, stack in enumerate(state.tray, start=1):
+        if stack is None:
+            return i, None
+    for i, stack in enumerate(state.tray, start=1):
+        assert stack is not None
+        fits = tiles & state.tiles.fitting(stack.mask, state.allow_flip)
+        if fits:
+            return i, min(fits)
+    return None
+
+
+def blocking_reason(state: State) -> str | None:
+    """Why the round is *not* blocked (None when it is): an empty section, or a loose tile that fits."""
+    on_tray = {t for s in state.tray if s is not None for t, _ in s.layers}
+    place = _first_place(state, state.tiles.ids - on_tray)
+    if place is None:
+        return None
+    section, tile = place
+    return f"section {section} is empty" if tile is None else f"{tile} (in a rack or the bag) fits in section {section}"
+
+
+def is_blocked(state: State) -> bool:
+    return state.phase is Phase.PLAY and blocking_reason(state) is None
+
+
+def can_play(state: State, rack: Rack) -> str | None:
+    """Why the rack can be played at the start of a turn, as far as it is known (None: it cannot)."""
+    place = _first_place(state, frozenset(rack.known))
+    if place is None:
+        return None
+    section, tile = place
+    return f"section {section} is empty" if tile is None else f"section {section} takes {tile}"
+
+
+def _where(state: State, tile: str) -> str:
+    for i, stack in enumerate(state.tray, start=1):
+        if stack is not None and any(t == tile for t, _ in stack.layers):
+            return f"on the tray in section {i}"
+    for seat, rack in enumerate(state.racks):
+        if tile in rack.known:
+            return f"in {state.name(seat)}'s rack"
+    if tile in state.aside:
+        return "set aside in the first-player draw"
+    return "in the bag or an unseen rack" if any(r.hidden for r in state.racks) else "in the bag"
+
+
+def plural(n: int, what: str = "tile") -> str:
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
+def names_of(state: State, seats: tuple[int, ...] | list[int]) -> str:
+    names = [state.name(s) for s in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+# ---------------------------------------------------------------- field checks
+
+
+def _tile(state: State, value: Any, what: str) -> str:
+    if not isinstance(value, str) or value not in state.tiles:
+        raise IllegalEvent(f"{what}: unknown tile {value!r} (this set has {len(state.tiles)} tiles)")
+    return value
+
+
+def _tile_list(state: State, data: Mapping[str, Any], key: str, what: str, hidden_ok: bool = True) -> list[str | None]:
+    raw = require(data, key, list, what)
+    tiles: list[str | None] = []
+    for v in raw:
+        if v is None:
+            if not hidden_ok:
+                raise IllegalEvent(f"{what}: every tile must be written (null is not allowed here)")
+            tiles.append(None)
+        else:
+            tiles.append(_tile(state, v, what))
+    known = [t for t in tiles if t is not None]
+    dup = next((t for t in known if known.count(t) > 1), None)
+    if dup is not None:
+        raise IllegalEvent(f"{what}: tile {dup} is listed twice")
+    return tiles
+
+
+def _check_in_bag(state: State, tiles: list[str | None], what: str, back: frozenset[str] = frozenset()) -> None:
+    """Known tiles drawn must not be known to be elsewhere; `back` went into the bag just before."""
+    for t in tiles:
+        if t is not None and t in state.located and t not in back:
+            raise IllegalEvent(f"{what}: {t} is not in the bag: it is {_where(state, t)}")
+
+
+def _expect_turn(state: State, seat: int, what: str) -> None:
+    """The round is being played and it is `seat`'s turn."""
+    if state.phase is Phase.PLAY:
+        if state.current != seat:
+            assert state.current is not None
+            raise IllegalEvent(f"{what}: it is {state.name(state.current)}'s turn, not {state.name(seat)}'s")
+        return
+    raise IllegalEvent(f"{what}: {_phase_words(state)}")
+
+
+def _phase_words(state: State) -> str:
+    if state.phase is Phase.BETWEEN_ROUNDS:
+        return "no round is being played; record round_started"
+    if state.phase is Phase.FIRST_DRAW:
+        return f"the first-player draw is not finished ({names_of(state, state.to_draw)} to draw)"
+    if state.phase is Phase.RACKS:
+        missing = [s for s in range(len(state.players)) if s not in state.racks_drawn]
+        return f"the racks are still being drawn ({names_of(state, missing)} to draw)"
+    if state.phase is Phase.REVEAL:
+        return f"round {state.round_no} has ended with hidden tiles; record racks_revealed first"
+    return "a round is being played"
+
+
+# ---------------------------------------------------------------- event handlers
+
+
+def _round_started(state: State, data: Mapping[str, Any]) -> State:
+    if state.phase is not Phase.BETWEEN_ROUNDS:
+        raise IllegalEvent(f"round_started: {_phase_words(state)}")
+    n = len(state.players)
+    return replace(
+        state,
+        rounds=state.rounds + ((0,) * n,),
+        round_no=state.round_no + 1,
+        phase=Phase.FIRST_DRAW,
+        tray=(None,) * SECTIONS,
+        racks=(Rack(),) * n,
+        located=frozenset(),
+        bag=len(state.tiles),
+        aside=(),
+        to_draw=tuple(range(n)),
+        draws=(),
+        first=None,
+        racks_drawn=frozenset(),
+        current=None,
+        turn=None,
+        last=None,
+        end_reason=None,
+        deductions=None,
+    )
+
+
+def _first_player_drawn(state: State, data: Mapping[str, Any]) -> State:
+    what = "first_player_drawn"
+    if state.phase is not Phase.FIRST_DRAW:
+        raise IllegalEvent(f"{what}: {_phase_words(state)}")
+    draws = require(data, "draws", dict, what)
+    ids = {p.id: i for i, p in enumerate(state.players)}
+    for pid in draws:
+        if pid not in ids:
+            raise IllegalEvent(f"{what}: unknown player {pid!r}")
+        if ids[pid] not in state.to_draw:
+            raise IllegalEvent(
+                f"{what}: {state.name(ids[pid])} is not in the tie; only {names_of(state, state.to_draw)} draw"
+            )
+    missing = [s for s in state.to_draw if state.players[s].id not in draws]
+    if missing:
+        raise IllegalEvent(f"{what}: {names_of(state, missing)} must draw too ({names_of(state, state.to_draw)} draw)")
+    drawn: dict[int, str] = {}
+    for pid, value in draws.items():
+        if value is None:
+            raise IllegalEvent(f"{what}: {state.name(ids[pid])}'s tile must be written: the dots decide who starts")
+        drawn[ids[pid]] = _tile(state, value, what)
+    tiles = list(drawn.values())
+    dup = next((t for t in tiles if tiles.count(t) > 1), None)
+    if dup is not None:
+        raise IllegalEvent(f"{what}: tile {dup} was drawn twice")
+    # A bag too short for the tie-break takes the set-aside tiles back first (docs/rules/hi-spot.md).
+    aside, located, bag = state.aside, state.located, state.bag
+    if bag < len(tiles):
+        located, bag, aside = located - set(aside), bag + len(aside), ()
+    for t in tiles:
+        if t in located:
+            raise IllegalEvent(f"{what}: {t} is not in the bag: it is {_where(state, t)}")
+    record = tuple(sorted(drawn.items()))
+    best = max(state.tiles.dots(t) for t in tiles)
+    tied = tuple(s for s in sorted(drawn) if state.tiles.dots(drawn[s]) == best)
+    if len(tied) > 1:
+        return replace(
+            state,
+            aside=aside + tuple(tiles),
+            located=located | set(tiles),
+            bag=bag - len(tiles),
+            to_draw=tied,
+            draws=state.draws + (record,),
+        )
+    # The first player is known: every drawn tile goes back before the racks are drawn.
+    return replace(
+        state,
+        aside=(),
+        located=located - set(aside),
+        bag=bag + len(aside),
+        to_draw=(),
+        draws=state.draws + (record,),
+        first=tied[0],
+        phase=Phase.RACKS,
+    )
+
+
+def _tiles_drawn(state: State, data: Mapping[str, Any]) -> State:
+    what = "tiles_drawn"
+    seat = player_seat(state.players, data, what)
+    tiles = _tile_list(state, data, "tiles", what)
+    who = state.name(seat)
+    if state.phase is Phase.RACKS:
+        if seat in state.racks_drawn:
+            raise IllegalEvent(f"{what}: {who} has already drawn a rack this round")
+        want = min(state.rack_size, state.bag)
+        if len(tiles) != want:
+            raise IllegalEvent(f"{what}: {who} draws a rack of {plural(want)}, not {len(tiles)}")
+    else:
+        _expect_turn(state, seat, what)
+        turn = state.turn
+        if turn is None or not turn.placed:
+            raise IllegalEvent(
+                f"{what}: {who} has placed no tile this turn; a turn needs a placement first "
+                "(or tiles_exchanged when nothing fits)"
+            )
+        if turn.refilled:
+            raise IllegalEvent(f"{what}: {who} has already refilled the rack; record turn_ended")
+        want = refill_needed(state, seat)
+        if want == 0:
+            why = "the bag is empty" if state.bag == 0 else f"{who}'s rack is full"
+            raise IllegalEvent(f"{what}: nothing to draw: {why}")
+        if len(tiles) != want:
+            held = state.racks[seat].size
+            raise IllegalEvent(
+                f"{what}: {who} must draw {plural(want)} (rack {held} of {state.rack_size}, "
+                f"{state.bag} in the bag), not {len(tiles)}"
+            )
+    _check_in_bag(state, tiles, what)
+    rack = state.racks[seat]
+    known = [t for t in tiles if t is not None]
+    new_rack = Rack(rack.known + tuple(known), rack.hidden + len(tiles) - len(known))
+    new = replace(
+        state,
+        racks=_set(state.racks, seat, new_rack),
+        located=state.located | set(known),
+        bag=state.bag - len(tiles),
+    )
+    if state.phase is Phase.RACKS:
+        drawn = state.racks_drawn | {seat}
+        if len(drawn) == len(state.players):
+            return replace(new, racks_drawn=drawn, phase=Phase.PLAY, current=state.first)
+        return replace(new, racks_drawn=drawn)
+    assert state.turn is not None
+    # A draw into an emptied rack is the mid-turn refill: the player may go on with a new segment.
+    return replace(new, turn=replace(state.turn, refilled=rack.size > 0))
+
+
+def _dots_field(state: State, data: Mapping[str, Any], tile: str, what: str) -> int:
+    dots = require(data, "dots", list, what)
+    if not all(is_int(p) and 0 <= p <= 8 for p in dots):
+        raise IllegalEvent(f"{what}: dots must be positions 0–8 (got {dots!r})")
+    if len(set(dots)) != len(dots):
+        raise IllegalEvent(f"{what}: dots lists a position twice ({dots!r})")
+    mask = mask_of(dots)
+    want = state.tiles.dots(tile)
+    if len(dots) != want:
+        raise IllegalEvent(f"{what}: {tile} has {want} dots, not {len(dots)}")
+    if mask not in state.tiles.orientations(tile, state.allow_flip):
+        turned = " or turned over" if state.allow_flip else " (turning over is not allowed)"
+        printed = positions_of(state.tiles.masks[tile])
+        raise IllegalEvent(f"{what}: {sorted(dots)} is not {tile} {printed} rotated{turned}")
+    return mask
+
+
+def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
+    what = "tile_placed"
+    seat = player_seat(state.players, data, what)
+    _expect_turn(state, seat, what)
+    who = state.name(seat)
+    turn = state.turn or Turn(seat)
+    rack = state.racks[seat]
+    if turn.refilled:
+        raise IllegalEvent(f"{what}: {who} has refilled the rack, so the turn is over; record turn_ended")
+    if rack.size == 0:
+        raise IllegalEvent(f"{what}: {who}'s rack is empty; draw a new rack (tiles_drawn) to go on, or end the turn")
+    tile = _tile(state, require(data, "tile", object, what), what)
+    from_hidden = tile not in rack.known
+    if from_hidden and (rack.hidden == 0 or tile in state.located):
+        raise IllegalEvent(f"{what}: {tile} is not in {who}'s rack: it is {_where(state, tile)}")
+    section = require(data, "section", int, what)
+    if not 1 <= section <= SECTIONS:
+        raise IllegalEvent(f"{what}: section must be 1–9, not {section}")
+    mask = _dots_field(state, data, tile, what)
+    stack = state.tray[section - 1]
+    seg = turn.segment
+    if stack is None:
+        if turn.new_stack is not None:
+            where = next((i for i, s in enumerate(state.tray, 1) if s and s.uid == turn.new_stack), None)
+            started = f" (section {where})" if where else ""
+            raise IllegalEvent(f"{what}: section {section} is empty and you already started a stack this turn{started}")
+        if seg is not None:
+            raise IllegalEvent(
+                f"{what}: section {section} is empty, but this segment adds to existing stacks; "
+                "a new stack may start only at the start of a turn or after a 9 or an emptied rack"
+            )
+        stack = Stack(state.next_uid, 0, ())
+        next_uid = state.next_uid + 1
+    else:
+        if stack.full:
+            raise IllegalEvent(f"{what}: section {section} is full (9 dots) and takes nothing more")
+        covered = positions_of(mask & stack.mask)
+        if covered:
+            dots = ", ".join(map(str, covered))
+            raise IllegalEvent(
+                f"{what}: {'dots' if len(covered) > 1 else 'dot'} {dots} {'are' if len(covered) > 1 else 'is'} "
+                f"already covered in section {section}"
+            )
+        if seg == "new_stack" and stack.uid != turn.new_stack:
+            raise IllegalEvent(
+                f"{what}: this segment started a new stack; its tiles go on that stack, "
+                f"not section {section}, until a 9 or an emptied rack"
+            )
+        next_uid = state.next_uid
+    is_new = not stack.layers
+    grown = Stack(stack.uid, stack.mask | mask, stack.layers + ((tile, mask),), stack.placed_by + (seat,))
+    nine = grown.full
+    cleared = nine and bool(state.options["clear_full_stacks"])
+    located, bag = state.located | {tile}, state.bag
+    if cleared:  # Spear edition: the full stack goes back into the bag and the section is empty again
+        located = located - {t for t, _ in grown.layers}
+        bag += len(grown.layers)
+    new_rack = Rack(tuple(t for t in rack.known if t != tile), rack.hidden - int(from_hidden))
+    segment: SegmentKind | None = seg or ("new_stack" if is_new else "add_to_existing")
+    if nine or new_rack.size == 0:
+        segment = None  # a 9 or an emptied rack ends the segment; the player may continue with another
+    placement = Placement(seat, tile, section, mask, grown.uid, grown.dots, is_new, nine, cleared)
+    new_turn = replace(
+        turn,
+        placed=turn.placed + (placement,),
+        added=turn.added if grown.uid in turn.added else turn.added + (grown.uid,),
+        nines=turn.nines | {grown.uid} if nine else turn.nines,
+        new_stack=grown.uid if is_new else turn.new_stack,
+        segment=segment,
+    )
+    return replace(
+        state,
+        tray=_set(state.tray, section - 1, None if cleared else grown),
+        racks=_set(state.racks, seat, new_rack),
+        located=located,
+        bag=bag,
+        turn=new_turn,
+        next_uid=next_uid,
+        last=placement,
+    )
+
+
+def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
+    what = "turn_ended"
+    seat = player_seat(state.players, data, what)
+    _expect_turn(state, seat, what)
+    who = state.name(seat)
+    if state.turn is None or not state.turn.placed:
+        raise IllegalEvent(
+            f"{what}: {who} has placed no tile; a turn needs a placement (or tiles_exchanged when nothing fits)"
+        )
+    need = refill_needed(state, seat)
+    if need:
+        raise IllegalEvent(f"{what}: {who} must first refill the rack: draw {plural(need)}")
+    points = turn_points(state, state.turn)
+    totals = _add(state.totals, seat, points)
+    rounds = state.rounds[:-1] + (_add(state.rounds[-1], seat, points),)
+    scored = replace(state, totals=totals, rounds=rounds, turn=None)
+    if totals[seat] >= state.options["target_score"]:
+        # The target is checked first: a winning turn ends the match without rack deductions.
+        return replace(scored, phase=Phase.FINISHED, current=None, winners=(state.players[seat].id,))
+    if state.racks[seat].size == 0 and state.bag == 0:
+        return _end_round(scored, "going_out")
+    return replace(scored, current=(seat + 1) % len(state.players))
+
+
+def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
+    what = "tiles_exchanged"
+    seat = player_seat(state.players, data, what)
+    _expect_turn(state, seat, what)
+    who = state.name(seat)
+    if state.turn is not None:
+        raise IllegalEvent(f"{what}: {who} has already placed this turn; an exchange replaces a whole turn")
+    if blocking_reason(state) is None:
+        raise IllegalEvent(f"{what}: the round is blocked (no tile in a rack or the bag fits); record round_ended")
+    rack = state.racks[seat]
+    playable = can_play(state, rack)
+    if playable is not None:
+        raise IllegalEvent(f"{what}: {who} can play ({playable}), so may not exchange")
+    returned = _tile_list(state, data, "returned", what)
+    drawn = _tile_list(state, data, "drawn", what)
+    if not returned:
+        raise IllegalEvent(f"{what}: return at least one tile")
+    if len(returned) > rack.size:
+        raise IllegalEvent(f"{what}: {who} holds {plural(rack.size)}, cannot return {len(returned)}")
+    if len(drawn) != len(returned):
+        raise IllegalEvent(f"{what}: draw as many tiles as returned ({len(returned)}), not {len(drawn)}")
+    from_hidden = 0
+    for t in returned:
+        if t is None or t not in rack.known:
+            if t is not None and (t in state.located or not rack.hidden):
+                raise IllegalEvent(f"{what}: {t} is not in {who}'s rack: it is {_where(state, t)}")
+            from_hidden += 1
+    if from_hidden > rack.hidden:
+        raise IllegalEvent(
+            f"{what}: {who} holds only {plural(rack.hidden, 'hidden tile')}, cannot return {from_hidden} unseen"
+        )
+    back = frozenset(t for t in returned if t is not None)
+    _check_in_bag(state, drawn, what, back)
+    gained = [t for t in drawn if t is not None]
+    kept = tuple(t for t in rack.known if t not in back)
+    new_rack = Rack(kept + tuple(gained), rack.hidden - from_hidden + len(drawn) - len(gained))
+    return replace(
+        state,
+        racks=_set(state.racks, seat, new_rack),
+        located=(state.located - back) | set(gained),
+        current=(seat + 1) % len(state.players),
+    )
+
+
+def _round_ended(state: State, data: Mapping[str, Any]) -> State:
+    what = "round_ended"
+    reason = require(data, "reason", str, what)
+    if reason != "blocked":
+        raise IllegalEvent(f"{what}: reason must be 'blocked' (a round ended by going out ends by itself)")
+    if state.phase is not Phase.PLAY:
+        raise IllegalEvent(f"{what}: {_phase_words(state)}")
+    if state.turn is not None:
+        raise IllegalEvent(f"{what}: {state.name(state.turn.seat)}'s turn is running; round_ended comes between turns")
+    why_not = blocking_reason(state)
+    if why_not is not None:
+        raise IllegalEvent(f"{what}: the round is not blocked: {why_not}")
+    return _end_round(state, "blocked")
+
+
+def _racks_revealed(state: State, data: Mapping[str, Any]) -> State:
+    what = "racks_revealed"
+    if state.phase is not Phase.REVEAL:
+        if state.phase is Phase.BETWEEN_ROUNDS and state.end_reason:
+            raise IllegalEvent(f"{what}: no rack holds hidden tiles; there is nothing to reveal")
+        raise IllegalEvent(f"{what}: racks are revealed only after a round has ended with hidden tiles")
+    racks = require(data, "racks", dict, what)
+    ids = {p.id: i for i, p in enumerate(state.players)}
+    for pid in racks:
+        if pid not in ids:
+            raise IllegalEvent(f"{what}: unknown player {pid!r}")
+    new_racks = list(state.racks)
+    seen: set[str] = set()
+    for seat, rack in enumerate(state.racks):
+        who, pid = state.name(seat), state.players[seat].id
+        if pid not in racks:
+            if rack.hidden:
+                raise IllegalEvent(
+                    f"{what}: {who}'s rack holds {plural(rack.hidden, 'hidden tile')} and must be listed"
+                )
+            continue
+        tiles = _tile_list(state, racks, pid, what, hidden_ok=False)
+        if len(tiles) != rack.size:
+            raise IllegalEvent(f"{what}: {who} holds {plural(rack.size)}, not {len(tiles)}")
+        missing = [t for t in rack.known if t not in tiles]
+        if missing:
+            raise IllegalEvent(f"{what}: {who}'s rack is known to hold {', '.join(missing)}")
+        for t in tiles:
+            assert t is not None
+            if t in seen:
+                raise IllegalEvent(f"{what}: {t} is listed in two racks")
+            seen.add(t)
+            if t not in rack.known and t in state.located:
+                raise IllegalEvent(f"{what}: {t} cannot be in {who}'s rack: it is {_where(state, t)}")
+        new_racks[seat] = Rack(tuple(t for t in tiles if t is not None))
+    revealed = replace(state, racks=tuple(new_racks), located=state.located | seen)
+    return _deduct(revealed)
+
+
+def _end_round(state: State, reason: str) -> State:
+    ended = replace(state, end_reason=reason, current=None, turn=None)
+    if any(r.hidden for r in state.racks):
+        return replace(ended, phase=Phase.REVEAL)
+    return _deduct(ended)
+
+
+def _deduct(state: State) -> State:
+    """Every player loses the dots left on their rack; the round is over."""
+    lost = tuple(sum(state.tiles.dots(t) for t in r.known) for r in state.racks)
+    totals = tuple(t - d for t, d in zip(state.totals, lost, strict=True))
+    row = tuple(p - d for p, d in zip(state.rounds[-1], lost, strict=True))
+    return replace(state, totals=totals, rounds=state.rounds[:-1] + (row,), deductions=lost, phase=Phase.BETWEEN_ROUNDS)
+
+
+def _set(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    return items[:i] + (value,) + items[i + 1 :]
+
+
+def _add(items: tuple[int, ...], i: int, n: int) -> tuple[int, ...]:
+    return _set(items, i, items[i] + n)
+
+
+HANDLERS: dict[str, Handler[State]] = {
+    "round_started": _round_started,
+    "first_player_drawn": _first_player_drawn,
+    "tiles_drawn": _tiles_drawn,
+    "tile_placed": _tile_placed,
+    "tiles_exchanged": _tiles_exchanged,
+    "turn_ended": _turn_ended,
+    "racks_revealed": _racks_revealed,
+    "round_ended": _round_ended,
+}
+
+
+# ---------------------------------------------------------------- the game
+
+
+def start(data: Mapping[str, Any]) -> State:
+    """The state before the first round, from match_started's data (players and options checked)."""
+    players = parse_players(data, NAME, MIN_PLAYERS, MAX_PLAYERS)
+    options = parse_options(data.get("options"), OPTIONS, NAME)
+    tiles = load_tile_set(options["tile_set"])
+    rack_size = 4 if len(players) == 4 else 5
+    if len(tiles) < rack_size * len(players):
+        raise IllegalEvent(f"option tile_set: {len(tiles)} tiles cannot fill {len(players)} racks of {rack_size}")
+    if len({tiles.dots(t) for t in tiles.ids}) < 2:
+        raise IllegalEvent("option tile_set: every tile has the same dots, so no first-player draw can end")
+    return State(players, options, tiles, rack_size, totals=(0,) * len(players))
+
+
+def is_finished(state: State) -> bool:
+    return state.phase is Phase.FINISHED
+
+
+def scores(state: State) -> ScoreSheet:
+    ids = [p.id for p in state.players]
+    return ScoreSheet(
+        totals=dict(zip(ids, state.totals, strict=True)),
+        rounds=[dict(zip(ids, r, strict=True)) for r in state.rounds],
+        finished=state.phase is Phase.FINISHED,
+        winners=list(state.winners),
+    )
