@@ -12,7 +12,7 @@ import pytest
 
 from projections.errors import IllegalEvent
 from projections.events import Event
-from projections.hats_off import GAME
+from projections.games.hats_off import GAME
 from projections.scores import scores_json
 from projections.timeline import Fold, fold_dicts
 from tests.examples import load_example

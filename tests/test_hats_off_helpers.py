@@ -8,7 +8,7 @@ import pytest
 
 from projections.errors import IllegalEvent
 from projections.events import Event
-from projections.hats_off import GAME
+from projections.games.hats_off import GAME
 from projections.timeline import Fold, fold_dicts
 
 Line = dict[str, Any]

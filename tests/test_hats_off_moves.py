@@ -11,7 +11,7 @@ import pytest
 
 from projections.errors import IllegalEvent
 from projections.events import Event
-from projections.hats_off import GAME, HatsOffState
+from projections.games.hats_off import GAME, State
 from projections.timeline import Fold, fold_dicts
 from tests.examples import load_example
 from tests.test_hats_off_helpers import (
@@ -31,7 +31,7 @@ from tests.test_hats_off_helpers import (
 )
 
 
-def candidates(state: HatsOffState) -> list[dict[str, Any]]:
+def candidates(state: State) -> list[dict[str, Any]]:
     """Every well-formed Hats Off event for this match's players: the haystack legal_moves is checked against."""
     ids = [p.id for p in state.players]
     places: list[Any] = ["board", "off"]
@@ -65,9 +65,9 @@ def key(event: dict[str, Any]) -> str:
     return json.dumps([event["type"], event["data"]], sort_keys=True)
 
 
-def check_legal_moves(state: HatsOffState) -> None:
+def check_legal_moves(state: State) -> None:
     """legal_moves lists exactly the accepted events concerning each player, each with its true points."""
-    accepted: dict[str, tuple[dict[str, Any], HatsOffState]] = {}
+    accepted: dict[str, tuple[dict[str, Any], State]] = {}
     for event in candidates(state):
         try:
             accepted[key(event)] = event, GAME.apply(state, Event(2, event["type"], event["data"]))
@@ -87,7 +87,7 @@ def check_legal_moves(state: HatsOffState) -> None:
                 assert m["points"] == 0
 
 
-def states_of(f: Fold) -> list[HatsOffState]:
+def states_of(f: Fold) -> list[State]:
     return [f.state_at(s) for s in range(1, f.seq + 1)]
 
 

@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from projections.events import Event
-from projections.hats_off import GAME, HAT_NUMBERS, Board, HatsOffState, Hole, InHat
+from projections.games.hats_off import GAME, State
+from projections.games.hats_off.board import HAT_NUMBERS, Board, Hole, InHat
 from projections.scores import scores_json
 from projections.timeline import Fold, fold, fold_dicts
 from tests.test_hats_off_moves import check_legal_moves
@@ -25,7 +26,7 @@ def players(n: int) -> list[dict[str, str]]:
     return [{"id": i, "name": i.title()} for i in NAMES[:n]]
 
 
-def check_hats_accounted_for(state: HatsOffState) -> None:
+def check_hats_accounted_for(state: State) -> None:
     """Each player's 6 hats: in hand, or launched exactly once; every counting hat stands in exactly one stack,
     resting on a hole, the board or the floor; a hole or a hat holds at most one hat."""
     board = Board(state.hats)

@@ -8,7 +8,7 @@ import pytest
 
 from projections.errors import IllegalEvent, UnknownEventType
 from projections.events import Event
-from projections.hats_off import GAME
+from projections.games.hats_off import GAME
 from projections.scores import scores_json
 from projections.timeline import Fold
 from tests.test_hats_off_helpers import (

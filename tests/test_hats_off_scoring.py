@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from projections.hats_off import GAME
+from projections.games.hats_off import GAME
 from projections.scores import scores_json
 from projections.timeline import fold_dicts
 from tests.examples import load_example
