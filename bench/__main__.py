@@ -1,9 +1,18 @@
-"""`make bench`: every benchmark, each reported as ratios against a baseline measured in the same run."""
+"""`make bench`: every benchmark, each reported as ratios against a baseline measured in the same run.
+
+`python -m bench startup` (or `replay`, `append`) runs only the ones named."""
 
 import sys
 
-from bench import append, replay
+from bench import append, replay, startup
 
-ok = replay.main()
-ok = append.main() and ok
+BENCHMARKS = {"replay": replay.main, "append": append.main, "startup": startup.main}
+
+chosen = sys.argv[1:] or list(BENCHMARKS)
+unknown = [name for name in chosen if name not in BENCHMARKS]
+if unknown:
+    sys.exit(f"unknown benchmark {', '.join(unknown)}; choose from {', '.join(BENCHMARKS)}")
+ok = True
+for name in chosen:
+    ok = BENCHMARKS[name]() and ok
 sys.exit(0 if ok else 1)

@@ -1,7 +1,7 @@
 """How fast the store appends one event to a long match, against a baseline measured in the same run.
 
 For each game the first 400 events of a long seeded random match are imported, then the next 100 are
-appended one at a time through `EventStore.append` (one transaction each: lock, check expected_seq,
+appended one at a time through `Scorebook.append` (one transaction each: lock, check expected_seq,
 apply to the cached fold, chain, insert). The baseline appends the same events with a fresh store each
 time, so every append refolds the match from the table (what a store without the fold cache would do).
 Runs on SQLite, and on PostgreSQL too when SCOREBOOK_TEST_POSTGRES names a database.
@@ -16,59 +16,52 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import Engine
+from sqlalchemy import create_engine, make_url, text
 
 from bench.replay import OPTIONS, long_log, median_p95
-from recorder.store import EventStore, ImportLine, NewEvent, prepare_import
+from recorder import Scorebook
+from recorder.logfile import NewEvent, import_lines
 
 PREFIX = 400
 APPENDS = 100
 
 
-def _engines(tmp: str) -> list[tuple[str, Engine, str | None]]:
-    from recorder.db import make_engine
-
-    engines: list[tuple[str, Engine, str | None]] = [("sqlite", make_engine(f"sqlite:///{Path(tmp) / 'a.db'}"), None)]
+def _databases(tmp: str) -> list[tuple[str, str, str | None]]:
+    """(backend, URL, PostgreSQL schema to drop afterwards)."""
+    databases: list[tuple[str, str, str | None]] = [("sqlite", str(Path(tmp) / "a.db"), None)]
     url = os.environ.get("SCOREBOOK_TEST_POSTGRES")
     if url:
         schema = f"bench_{uuid.uuid4().hex[:10]}"
         with create_engine(url).begin() as conn:
             conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-        engines.append(("postgresql", create_engine(url, connect_args={"options": f"-csearch_path={schema}"}), schema))
-    return engines
+        in_schema = make_url(url).update_query_dict({"options": f"-csearch_path={schema}"})
+        databases.append(("postgresql", in_schema.render_as_string(hide_password=False), schema))
+    return databases
 
 
-def _append_all(engine: Engine, cached: EventStore | None, match_id: str, events: list[dict[str, Any]]) -> list[float]:
-    """Milliseconds per append; with `cached` None every append gets a fresh store (no fold cache)."""
+def _append_all(sb: Scorebook, cached: bool, match_id: str, events: list[dict[str, Any]]) -> list[float]:
+    """Milliseconds per append; not `cached`: every append gets a fresh store (no fold cache)."""
     out = []
     for i, e in enumerate(events):
-        store = cached or EventStore(engine)
+        book = sb if cached else Scorebook.from_engine(sb.engine)
         t = time.perf_counter()
-        store.append(match_id, [NewEvent(e["type"], e["data"])], PREFIX + i, "bench")
+        book.append(match_id, [NewEvent(e["type"], e["data"])], PREFIX + i, "bench")
         out.append((time.perf_counter() - t) * 1000)
     return out
 
 
 def main() -> bool:
-    from recorder.migrate import upgrade
-
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for backend, engine, schema in _engines(tmp):
-            upgrade(engine)
-            warm = EventStore(engine)
-            for game in OPTIONS:
-                log = long_log(game)
-                head, tail = log[:PREFIX], log[PREFIX : PREFIX + APPENDS]
-                ids = []
-                for _ in range(2):
-                    lines = [ImportLine(n, e) for n, e in enumerate(head, start=1)]
-                    ids.append(warm.store_prepared(prepare_import(lines, "bench"))["match_id"])
-                cached_ms = _append_all(engine, warm, ids[0], tail)
-                cold_ms = _append_all(engine, None, ids[1], tail)
-                rows.append((backend, game, *median_p95(cached_ms), median_p95(cold_ms)[0]))
-            engine.dispose()
+        for backend, url, schema in _databases(tmp):
+            with Scorebook.open(url) as sb:  # migrated to head
+                for game in OPTIONS:
+                    log = long_log(game)
+                    head, tail = log[:PREFIX], log[PREFIX : PREFIX + APPENDS]
+                    ids = [sb.import_log(import_lines(head), "bench")["match_id"] for _ in range(2)]
+                    cached_ms = _append_all(sb, True, ids[0], tail)
+                    cold_ms = _append_all(sb, False, ids[1], tail)
+                    rows.append((backend, game, *median_p95(cached_ms), median_p95(cold_ms)[0]))
             if schema:
                 with create_engine(os.environ["SCOREBOOK_TEST_POSTGRES"]).begin() as conn:
                     conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))

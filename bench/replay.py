@@ -73,23 +73,20 @@ def main() -> bool:
     from dashboard.model import ReplayCache
     from dashboard.pages.replay import layout, render_step
     from projections.timeline import fold_dicts
-    from recorder.db import make_engine
-    from recorder.migrate import upgrade
+    from recorder import Scorebook
+    from recorder.logfile import import_lines
     from recorder.server import build_app
-    from recorder.store import EventStore, ImportLine, prepare_import
 
     rng = random.Random(7)
     ok = True
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        engine = make_engine(f"sqlite:///{Path(tmp) / 'bench.db'}")
-        upgrade(engine)
-        store = EventStore(engine)
-        client = TestClient(build_app(store))
+        sb = Scorebook.open(str(Path(tmp) / "bench.db"))
+        store = sb.store
+        client = TestClient(build_app(sb))
         for game in OPTIONS:
             log = long_log(game)
-            lines = [ImportLine(n, line) for n, line in enumerate(log, start=1)]
-            match_id = store.store_prepared(prepare_import(lines, "bench"))["match_id"]
+            match_id = sb.import_log(import_lines(log), "bench")["match_id"]
             cache = ReplayCache()
             t = time.perf_counter()
             layout(store, cache, match_id, "?step=0")  # opening the page builds the replay model once
@@ -117,7 +114,7 @@ def main() -> bool:
             refold_ms = _timed(lambda k: fold_dicts(log[: max(1, k)]), steps[:40])  # noqa: B023 (called at once)
 
             def cold(_: int, m: str = match_id) -> None:
-                EventStore(engine).fold(m)  # a new store: nothing cached, every event read and applied
+                Scorebook.from_engine(sb.engine).fold(m)  # a new store: nothing cached, every event read and applied
 
             cold_ms = _timed(cold, steps[:20])
             step_med, step_p95 = median_p95(step_ms)
@@ -126,7 +123,7 @@ def main() -> bool:
             cold_med, _ = median_p95(cold_ms)
             ok = ok and http_p95 < 100
             rows.append((game, open_ms, step_med, step_p95, http_med, http_p95, refold_med, cold_med))
-        engine.dispose()
+        sb.close()
     print(f"Replay step change on {STEPS}-event matches ({SAMPLES} random steps each); times in ms")
     head = ("game", "open page", "step med", "step p95", "HTTP med", "HTTP p95", "refold to k", "cold fold",
             "refold/step", "cold/step")

@@ -1,30 +1,28 @@
-"""The `scorebook` command line."""
+"""The `scorebook` command line, on the Python API (`recorder.Scorebook`).
+
+Read-only commands (matches, scores, state, export, verify, token list) open the database without
+migrating it: a database behind the schema's head is an error naming `scorebook migrate`. The others
+(serve, migrate, import, demo, token create/revoke) bring the schema to head first.
+
+Start-up is kept short: this module imports only typer at load time; the database layer, rich tables,
+and the web stack (FastAPI, uvicorn, Dash) are imported inside the commands that use them.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from projections.scores import scores_json
-from recorder import auth
-from recorder.db import make_engine
-from recorder.errors import StoreError
-from recorder.hashchain import check_chain
-from recorder.migrate import upgrade
-from recorder.store import EventStore, ImportRefused, parse_jsonl, prepare_import
+if TYPE_CHECKING:
+    from recorder.facade import Scorebook
 
 app = typer.Typer(help="Scorebook: record, replay and verify tabletop tile-game matches.", no_args_is_help=True)
 token_app = typer.Typer(help="Manage API tokens.", no_args_is_help=True)
 app.add_typer(token_app, name="token")
-
-out = Console()
-err = Console(stderr=True)
 
 Db = Annotated[
     str | None,
@@ -33,10 +31,23 @@ Db = Annotated[
 At = Annotated[int | None, typer.Option("--at", help="As it was right after this seq")]
 
 
-def _store(db: str | None) -> EventStore:
-    engine = make_engine(db)
-    upgrade(engine)
-    return EventStore(engine)
+def _open(db: str | None, *, migrate: bool) -> Scorebook:
+    """The database, migrated to head (`migrate`) or checked to be at head (read-only commands)."""
+    from recorder.errors import SchemaBehind
+    from recorder.facade import Scorebook
+
+    try:
+        return Scorebook.open(db, migrate=migrate)
+    except SchemaBehind as e:
+        raise _fail(e.message) from e
+
+
+def _read(db: str | None) -> Scorebook:
+    return _open(db, migrate=False)
+
+
+def _write(db: str | None) -> Scorebook:
+    return _open(db, migrate=True)
 
 
 def _fail(message: str, code: int = 1) -> typer.Exit:
@@ -46,6 +57,12 @@ def _fail(message: str, code: int = 1) -> typer.Exit:
 
 def _print_json(obj: Any) -> None:
     sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
+
+
+def _print(text: str, *, stderr: bool = False, **kwargs: Any) -> None:
+    from rich.console import Console
+
+    Console(stderr=stderr).print(text, highlight=False, **kwargs)
 
 
 @app.command()
@@ -61,31 +78,30 @@ def serve(
 
     from recorder.server import build_app
 
-    store = _store(db)
+    sb = _write(db)
     if demo:
         from recorder.demo import seed_if_empty
 
-        made = seed_if_empty(store, demo)
+        made = seed_if_empty(sb, demo)
         if made:
-            out.print(f"Recorded {made} demo matches.")
+            _print(f"Recorded {made} demo matches.")
     if print_token:
-        token = auth.create_token(store.engine, "local", "recorder")
-        out.print(f"Local recorder token (shown once): [bold]{token}[/bold]", highlight=False)
-        out.print(
+        token = sb.create_token("local", "recorder")
+        _print(f"Local recorder token (shown once): [bold]{token}[/bold]")
+        _print(
             f"  curl -H 'Authorization: Bearer {token}' -X POST http://{host}:{port}/api/matches/import "
             "--data-binary @match.jsonl",
-            highlight=False,
             soft_wrap=True,
         )
-    out.print(f"Scorebook on http://{host}:{port}/  (API docs: http://{host}:{port}/docs)", highlight=False)
-    uvicorn.run(build_app(store), host=host, port=port, log_level="warning")
+    _print(f"Scorebook on http://{host}:{port}/  (API docs: http://{host}:{port}/docs)")
+    uvicorn.run(build_app(sb), host=host, port=port, log_level="warning")
 
 
 @app.command()
 def migrate(db: Db = None) -> None:
     """Upgrade the database schema to head."""
-    _store(db)
-    out.print("schema at head")
+    _write(db).close()
+    _print("schema at head")
 
 
 @app.command("import")
@@ -96,6 +112,9 @@ def import_(
 ) -> None:
     """Import match logs, each as a new match; prints the new match ids. All files are checked before
     any is stored: one refused line stores nothing."""
+    from recorder.errors import ImportRefused
+    from recorder.logfile import parse_jsonl, prepare_import
+
     prepared = []
     for f in files:
         try:
@@ -104,9 +123,9 @@ def import_(
             raise _fail(f"{f}: {e.message}") from e
         except UnicodeDecodeError as e:
             raise _fail(f"{f}: not UTF-8 text") from e
-    store = _store(db)
+    sb = _write(db)
     for p in prepared:
-        out.print(store.store_prepared(p)["match_id"], highlight=False)
+        sys.stdout.write(sb.store.store_prepared(p)["match_id"] + "\n")
 
 
 @app.command()
@@ -116,13 +135,15 @@ def export(
     db: Db = None,
 ) -> None:
     """Export a match log as JSON Lines, hashes included."""
+    from recorder.errors import StoreError
+
     try:
-        lines = list(_store(db).export_lines(match_id))
+        lines = _read(db).export_lines(match_id)
     except StoreError as e:
         raise _fail(e.message) from e
     if output:
         output.write_text("".join(lines), encoding="utf-8")
-        err.print(f"{len(lines)} events written to {output}", highlight=False)
+        _print(f"{len(lines)} events written to {output}", stderr=True)
     else:
         sys.stdout.write("".join(lines))
 
@@ -132,13 +153,18 @@ def scores(
     match_id: str, at: At = None, as_json: Annotated[bool, typer.Option("--json")] = False, db: Db = None
 ) -> None:
     """A match's scores (at a seq)."""
+    from recorder.errors import StoreError
+
     try:
-        sheet = scores_json(_store(db).fold(match_id, at), match_id)
+        sheet = _read(db).scores(match_id, at)
     except StoreError as e:
         raise _fail(e.message) from e
     if as_json:
         _print_json(sheet)
         return
+    from rich.console import Console
+    from rich.table import Table
+
     table = Table(title=f"{sheet['game']} · seq {sheet['seq']} · {sheet['status'].replace('_', ' ')}")
     table.add_column("player")
     for r in sheet["rounds"]:
@@ -147,33 +173,38 @@ def scores(
     for p in sheet["players"]:
         mark = " ★" if p["id"] in sheet["winners"] else ""
         table.add_row(p["name"] + mark, *(str(r["scores"].get(p["id"], 0)) for r in sheet["rounds"]), str(p["score"]))
-    out.print(table)
+    Console().print(table)
 
 
 @app.command()
 def state(match_id: str, at: At = None, db: Db = None) -> None:
     """The reducer's state as JSON (at a seq)."""
+    from recorder.errors import StoreError
+
     try:
-        fold = _store(db).fold(match_id, at)
+        found = _read(db).state(match_id, at)
     except StoreError as e:
         raise _fail(e.message) from e
-    assert fold.game is not None
-    _print_json({"match_id": match_id, "seq": fold.seq, "state": fold.game.to_json(fold.state)})
+    _print_json({"match_id": match_id, "seq": found["seq"], "state": found["state"]})
 
 
 @app.command()
 def verify(target: Annotated[str, typer.Argument(help="A match id, or an exported file")], db: Db = None) -> None:
     """Check a hash chain: of a stored match, or of an exported file. Exits 1 when broken."""
+    from recorder.errors import StoreError
+
     path = Path(target)
     if path.is_file():
+        from recorder.logfile import check_chain, parse_jsonl
+
         try:
             envelopes = [item.obj for item in parse_jsonl(path.read_text(encoding="utf-8"))]
-        except ImportRefused as e:
+        except StoreError as e:
             raise _fail(f"{path}: {e.message}") from e
         result = check_chain(envelopes)
     else:
         try:
-            result = _store(db).verify(target)
+            result = _read(db).verify(target)
         except StoreError as e:
             raise _fail(e.message) from e
     _print_json(result.as_json())
@@ -191,10 +222,13 @@ def matches(
     db: Db = None,
 ) -> None:
     """List matches, newest first."""
-    items, total = _store(db).list_matches(game, player, status, limit, 0)
+    items, total = _read(db).matches(game, player, status, limit, 0)
     if as_json:
         _print_json({"items": items, "total": total})
         return
+    from rich.console import Console
+    from rich.table import Table
+
     table = Table(title=f"{total} matches")
     for c in ("match id", "game", "players", "status", "winners", "events", "started"):
         table.add_column(c)
@@ -202,7 +236,7 @@ def matches(
         names = ", ".join(p["name"] for p in m["players"])
         table.add_row(m["match_id"], m["game"], names, m["status"], ", ".join(m["winners"]), str(m["seq"]),
                       m["created_at"][:16].replace("T", " "))
-    out.print(table)
+    Console().print(table)
 
 
 @app.command()
@@ -214,8 +248,8 @@ def demo(
     """Record demo matches of every game, played by a seeded random legal player."""
     from recorder.demo import record_demo
 
-    made = record_demo(_store(db), matches_per_game, seed)
-    out.print(f"Recorded {made} demo matches.")
+    made = record_demo(_write(db), matches_per_game, seed)
+    _print(f"Recorded {made} demo matches.")
 
 
 @token_app.command("create")
@@ -226,7 +260,7 @@ def token_create(
 ) -> None:
     """Create a token; it is printed once and stored only hashed."""
     try:
-        token = auth.create_token(_store(db).engine, name, role)
+        token = _write(db).create_token(name, role)
     except ValueError as e:
         raise _fail(str(e)) from e
     sys.stdout.write(token + "\n")
@@ -235,15 +269,15 @@ def token_create(
 @token_app.command("list")
 def token_list(db: Db = None) -> None:
     """List tokens (never their secrets)."""
-    _print_json(auth.list_tokens(_store(db).engine))
+    _print_json(_read(db).list_tokens())
 
 
 @token_app.command("revoke")
 def token_revoke(token_id: int, db: Db = None) -> None:
     """Revoke a token by id."""
-    if not auth.revoke_token(_store(db).engine, token_id):
+    if not _write(db).revoke_token(token_id):
         raise _fail(f"no active token {token_id}")
-    out.print(f"token {token_id} revoked")
+    _print(f"token {token_id} revoked")
 
 
 if __name__ == "__main__":

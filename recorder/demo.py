@@ -6,7 +6,9 @@ import random
 from datetime import date, timedelta
 
 from projections.registry import GAME_NAMES, get_game
-from recorder.store import EventStore, ImportLine, prepare_import
+from recorder.facade import Scorebook
+from recorder.logfile import import_lines
+from recorder.store import EventStore
 
 PLAYERS = [
     {"id": "ann", "name": "Ann"},
@@ -25,9 +27,9 @@ def demo_logs(matches_per_game: int, seed: int = 1) -> list[list[dict]]:
     for game_name in GAME_NAMES:
         game = get_game(game_name)
         for i in range(matches_per_game):
-            count = rng.randint(game.min_players, min(game.max_players, 4))
+            count = rng.randint(game.descriptor.min_players, min(game.descriptor.max_players, 4))
             players = rng.sample(PLAYERS, count)
-            log = game.random_match(random.Random(rng.getrandbits(32)), players)
+            log = game.random_match(random.Random(rng.getrandbits(32)), players, None)
             meta = {"tournament": "Autumn club night", "round": i + 1, "table": rng.randint(1, 6),
                     "date": (first_day + timedelta(days=7 * i)).isoformat()}
             log[0] = {"type": "match_started", "data": {**log[0]["data"], "meta": meta}}
@@ -35,14 +37,20 @@ def demo_logs(matches_per_game: int, seed: int = 1) -> list[list[dict]]:
     return logs
 
 
-def record_demo(store: EventStore, matches_per_game: int, seed: int = 1) -> int:
+def _book(sb: Scorebook | EventStore) -> Scorebook:
+    """The facade; an EventStore is still accepted (callers moving over to Scorebook)."""
+    return sb if isinstance(sb, Scorebook) else Scorebook(sb)
+
+
+def record_demo(sb: Scorebook | EventStore, matches_per_game: int, seed: int = 1) -> int:
+    book = _book(sb)
     logs = demo_logs(matches_per_game, seed)
     for log in logs:
-        lines = [ImportLine(n, line) for n, line in enumerate(log, start=1)]
-        store.store_prepared(prepare_import(lines, "demo"))
+        book.import_log(import_lines(log), "demo")
     return len(logs)
 
 
-def seed_if_empty(store: EventStore, matches_per_game: int, seed: int = 1) -> int:
-    _, total = store.list_matches(limit=1)
-    return 0 if total else record_demo(store, matches_per_game, seed)
+def seed_if_empty(sb: Scorebook | EventStore, matches_per_game: int, seed: int = 1) -> int:
+    book = _book(sb)
+    _, total = book.matches(limit=1)
+    return 0 if total else record_demo(book, matches_per_game, seed)

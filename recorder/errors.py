@@ -1,4 +1,8 @@
-"""Why a request is not carried out; each error names its HTTP status and JSON body."""
+"""Why a request is not carried out: each error has a JSON body and a message, and no HTTP status.
+
+The HTTP API maps these classes to statuses in one place (recorder/api/errors.py); the CLI and the
+Python API (recorder.Scorebook) show `.message`.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,8 @@ from typing import Any
 
 
 class StoreError(Exception):
-    status = 400
+    """Base of every error the store, the facade and the API raise on purpose."""
+
     error = "bad_request"
 
     def __init__(self, message: str, **extra: Any) -> None:
@@ -19,40 +24,41 @@ class StoreError(Exception):
 
 
 class BadRequest(StoreError):
-    """Malformed input, or an event type the game does not know."""
+    """Malformed input, a field the event does not have, or an event type the game does not know."""
 
 
-class MatchNotFound(StoreError):
-    status = 404
+class NotFound(StoreError):
+    """Something asked for by name or id does not exist (a match, a game, a token)."""
+
     error = "not_found"
 
 
+class MatchNotFound(NotFound):
+    """No match with this id."""
+
+
 class Unauthorized(StoreError):
-    status = 401
     error = "unauthorized"
 
 
 class Forbidden(StoreError):
-    status = 403
     error = "forbidden"
 
 
 class BodyTooLarge(StoreError):
-    status = 413
     error = "body_too_large"
 
 
 class Conflict(StoreError):
-    """`expected_seq` is not the match's last seq (or an event_id was reused for another event)."""
+    """`expected_seq` is not the match's last seq (body carries `current_seq`), or an event_id was
+    reused for another event."""
 
-    status = 409
     error = "conflict"
 
 
 class Refused(StoreError):
     """An event that breaks a rule: FORMAT.md's refusal body."""
 
-    status = 422
     error = "illegal_event"
 
     def __init__(self, reason: str, seq: int, type: str) -> None:
@@ -63,11 +69,21 @@ class Refused(StoreError):
 
 
 class ImportRefused(StoreError):
-    """A match file refused at one line; nothing of it is stored."""
+    """A match file refused at one line; nothing of it is stored.
 
-    status = 422
+    `malformed` is True when the line is not a well-formed event (not JSON, not an object, a bad time,
+    an unknown event type), False when it is well formed but breaks a rule or the hash chain.
+    """
+
     error = "import_refused"
 
-    def __init__(self, reason: str, line: int, status: int = 422) -> None:
+    def __init__(self, reason: str, line: int, malformed: bool = False) -> None:
         super().__init__(f"line {line}: {reason}", line=line)
-        self.status = status
+        self.line = line
+        self.malformed = malformed
+
+
+class SchemaBehind(StoreError):
+    """The database schema is not at the head revision (or not there at all): run `scorebook migrate`."""
+
+    error = "schema_behind"

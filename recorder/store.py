@@ -1,19 +1,20 @@
-"""The append-only, hash-chained event store.
+"""The append-only, hash-chained event store: SQL, locking and the fold cache.
 
 One transaction per append: lock the match's stream (PostgreSQL: its row FOR UPDATE; SQLite: the
 engine begins every transaction IMMEDIATE), check idempotency and `expected_seq`, apply every new event
 to the cached fold of the match (nothing is written unless all of them are legal), chain the hashes,
 insert, commit, and only then publish the new fold to the cache.
+
+Reading and writing match files, the hash chain and checking an import are in `recorder.logfile`
+(pure, no database); the names are re-exported here for older callers.
 """
 
 from __future__ import annotations
 
-import json
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import func
@@ -21,54 +22,31 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from projections import timeline
 from projections.errors import IllegalEvent, UnknownEventType
 from projections.events import Event
+from projections.schemas import unknown_field_problem
 from projections.scores import scores_json
-from projections import timeline
 from projections.timeline import Fold
 from recorder.db import for_writing
-from recorder.errors import BadRequest, Conflict, ImportRefused, MatchNotFound, Refused
-from recorder.hashchain import (
-    ENVELOPE_KEYS,
+from recorder.errors import BadRequest, Conflict, MatchNotFound, Refused
+from recorder.logfile import (
     GENESIS,
     ChainCheck,
+    ImportLine,
+    NewEvent,
+    PreparedImport,
+    chain_new,
     check_chain,
-    event_hash,
+    export_line,
     format_time,
+    parse_jsonl,
     parse_time,
+    prepare_import,
 )
 from recorder.tables import Match, MatchPlayer, StoredEvent, utcnow
 
 MAX_BATCH = 1000
-
-
-@dataclass(frozen=True)
-class NewEvent:
-    type: str
-    data: dict[str, Any]
-    event_id: str | None = None
-
-    @staticmethod
-    def parse(obj: Any, where: str = "event") -> NewEvent:
-        if not isinstance(obj, dict):
-            raise BadRequest(f"{where} must be a JSON object")
-        if not isinstance(obj.get("type"), str) or not obj["type"]:
-            raise BadRequest(f"{where}: type must be a non-empty string")
-        data = obj.get("data", {})
-        if not isinstance(data, dict):
-            raise BadRequest(f"{where}: data must be a JSON object")
-        event_id = obj.get("event_id")
-        if event_id is not None and (not isinstance(event_id, str) or not 0 < len(event_id) <= 128):
-            raise BadRequest(f"{where}: event_id must be a string of 1 to 128 characters")
-        return NewEvent(obj["type"], data, event_id)
-
-
-@dataclass(frozen=True)
-class ImportLine:
-    """One event line of a match file, with its line number in the file."""
-
-    line: int
-    obj: dict[str, Any]
 
 
 def _refusal(e: IllegalEvent, seq: int, type: str) -> BadRequest | Refused:
@@ -88,17 +66,27 @@ class EventStore:
     # -- writing ---------------------------------------------------------------------------------
 
     def create_match(self, data: Any, recorded_by: str, event_id: str | None = None) -> dict[str, Any]:
-        """Start a match from `match_started` data; returns the new match id and the stored envelope."""
+        """Start a match from `match_started` data; returns the new match id and the stored envelope.
+
+        `event_id` (or a string `event_id` inside `data`, taken out of it) makes a retry safe. A field
+        match_started does not have is a BadRequest naming it, as in `append`.
+        """
         if not isinstance(data, dict):
             raise BadRequest("the body must be the match_started data: a JSON object")
+        if isinstance(data.get("event_id"), str):
+            event_id = event_id if event_id is not None else data["event_id"]
+            data = {k: v for k, v in data.items() if k != "event_id"}
         earlier = self._created_before(data, event_id)
         if earlier is not None:
             return earlier
+        problem = unknown_field_problem(None, "match_started", data)
+        if problem is not None:
+            raise BadRequest(problem, seq=1, type="match_started")
         try:
             fold = Fold.begin(Event(1, "match_started", data))
         except IllegalEvent as e:
             raise _refusal(e, 1, "match_started") from e
-        prepared = PreparedImport(fold, _chain([NewEvent("match_started", data)], 1, GENESIS, recorded_by))
+        prepared = PreparedImport(fold, chain_new([NewEvent("match_started", data)], 1, GENESIS, recorded_by))
         try:
             created = self._store_new(prepared, [event_id])
         except IntegrityError:  # a concurrent retry stored the same event_id first
@@ -123,7 +111,11 @@ class EventStore:
         self, match_id: str, events: Sequence[NewEvent], expected_seq: int, recorded_by: str
     ) -> tuple[list[dict[str, Any]], bool]:
         """Store all of `events` or none. Returns (stored envelopes, replayed) — replayed when every
-        event carried an event_id already stored: a retried request, answered with what was stored."""
+        event carried an event_id already stored: a retried request, answered with what was stored.
+
+        Each event's data is checked against its game's schema first: a field the event does not have
+        (a misspelling) is a BadRequest naming it. Then the game's rules: an illegal event is Refused.
+        (Imports are not checked for unknown fields: an old log may carry fields since dropped.)"""
         if not events:
             raise BadRequest("events must hold at least one event")
         if len(events) > MAX_BATCH:
@@ -141,6 +133,9 @@ class EventStore:
             fold = self._fold_in(s, match_id, match.last_seq)
             for i, e in enumerate(events):
                 seq = match.last_seq + i + 1
+                problem = unknown_field_problem(fold.game, e.type, e.data)
+                if problem is not None:
+                    raise BadRequest(problem, seq=seq, type=e.type)
                 try:
                     fold = fold.apply(Event(seq, e.type, e.data))
                 except IllegalEvent as err:
@@ -148,14 +143,15 @@ class EventStore:
             head = s.exec(
                 select(StoredEvent.hash).where(StoredEvent.match_id == match_id, StoredEvent.seq == match.last_seq)
             ).one()
-            envelopes = _chain(events, match.last_seq + 1, head, recorded_by)
+            envelopes = chain_new(events, match.last_seq + 1, head, recorded_by)
             self._insert(s, match, fold, envelopes, [e.event_id for e in events])
             s.commit()
         self._publish(match_id, fold)
         return envelopes, False
 
     def import_log(self, lines: Sequence[ImportLine], recorded_by: str) -> dict[str, Any]:
-        """A match file as a new match. Refused at the first bad line, naming it; nothing stored then."""
+        """A match file as a new match. Refused at the first bad line, naming it; nothing stored then.
+        (No unknown-field check here, unlike `append`: see `recorder.logfile.prepare_import`.)"""
         return self.store_prepared(prepare_import(lines, recorded_by))
 
     def store_prepared(self, prepared: PreparedImport) -> dict[str, Any]:
@@ -329,25 +325,12 @@ class EventStore:
             q = select(StoredEvent).where(StoredEvent.position > position).order_by(col(StoredEvent.position))
             return [{"match_id": r.match_id, "position": r.position, **r.envelope()} for r in s.exec(q.limit(limit))]
 
-    def export_lines(self, match_id: str) -> Iterable[str]:
-        """JSON Lines in FORMAT.md's field order (the hash does not depend on it: it is over canonical JSON)."""
-        for env in self.events(match_id):
-            yield json.dumps(env, ensure_ascii=False) + "\n"
+    def export_lines(self, match_id: str) -> list[str]:
+        """JSON Lines in FORMAT.md's field order (read at once: an unknown match raises here, not later)."""
+        return [export_line(env) for env in self.events(match_id)]
 
     def verify(self, match_id: str) -> ChainCheck:
         return check_chain(self.events(match_id))
-
-
-def _chain(events: Sequence[NewEvent], first_seq: int, prev: str, recorded_by: str) -> list[dict[str, Any]]:
-    """Envelopes for new events, hash-chained from `prev`, all stamped now."""
-    now = format_time(utcnow())
-    envelopes = []
-    for seq, e in enumerate(events, start=first_seq):
-        env = {"seq": seq, "type": e.type, "data": e.data, "recorded_at": now, "recorded_by": recorded_by,
-               "prev_hash": prev}
-        env["hash"] = prev = event_hash(env)
-        envelopes.append(env)
-    return envelopes
 
 
 def _summary(m: Match) -> dict[str, Any]:
@@ -377,87 +360,13 @@ def _seat_rows(match_id: str, data: dict[str, Any]) -> list[MatchPlayer]:
     ]
 
 
-def _import_envelope(item: ImportLine, n: int, prev: str, now: str, recorded_by: str) -> dict[str, Any]:
-    """The stored envelope for one import line: given hashes must verify, missing parts are assigned."""
-    obj, line = item.obj, item.line
-    try:
-        e = NewEvent.parse(obj, "event")
-    except BadRequest as err:
-        raise ImportRefused(err.message, line, status=400) from err
-    if "seq" in obj and obj["seq"] != n:
-        raise ImportRefused(f"seq {obj['seq']!r} where {n} was expected", line)
-    if "prev_hash" in obj and obj["prev_hash"] != prev:
-        raise ImportRefused("prev_hash is not the previous event's hash", line)
-    if "hash" not in obj:
-        at = obj.get("recorded_at")
-        try:
-            at = format_time(parse_time(at)) if isinstance(at, str) else now
-        except ValueError as err:
-            raise ImportRefused(f"recorded_at: {err}", line, status=400) from err
-        by = obj.get("recorded_by") if isinstance(obj.get("recorded_by"), str) else recorded_by
-        env = {"seq": n, "type": e.type, "data": e.data, "recorded_at": at, "recorded_by": by, "prev_hash": prev}
-        env["hash"] = event_hash(env)
-        return env
-    # A hashed line is stored exactly as given, so that export → import reproduces every hash.
-    keys = set(obj) - {"hash", "event_id"}
-    if keys != set(ENVELOPE_KEYS):
-        missing = sorted(set(ENVELOPE_KEYS) - keys) or sorted(keys - set(ENVELOPE_KEYS))
-        raise ImportRefused(f"a line with a hash must carry exactly {', '.join(ENVELOPE_KEYS)} ({missing})", line)
-    body = {k: obj[k] for k in ENVELOPE_KEYS}
-    if event_hash(body) != obj["hash"]:
-        raise ImportRefused("hash does not match the line's content", line)
-    try:
-        canonical_time = format_time(parse_time(obj["recorded_at"]))
-    except (ValueError, TypeError) as err:
-        raise ImportRefused(f"recorded_at: {err}", line, status=400) from err
-    if canonical_time != obj["recorded_at"] or not isinstance(obj["recorded_by"], str):
-        raise ImportRefused("recorded_at must read YYYY-MM-DDTHH:MM:SS.mmmZ and recorded_by be a string", line)
-    return {**body, "hash": obj["hash"]}
-
-
-@dataclass(frozen=True)
-class PreparedImport:
-    """A match file checked line by line (pure: no database), ready to be stored."""
-
-    fold: Fold
-    envelopes: list[dict[str, Any]]
-
-
-def prepare_import(lines: Sequence[ImportLine], recorded_by: str) -> PreparedImport:
-    if not lines:
-        raise ImportRefused("the file holds no events", 0, status=400)
-    fold: Fold[Any] | None = None
-    envelopes, prev = [], GENESIS
-    now = format_time(utcnow())
-    for n, item in enumerate(lines, start=1):
-        env = _import_envelope(item, n, prev, now, recorded_by)
-        try:
-            event = Event(n, env["type"], env["data"])
-            fold = fold.apply(event) if fold is not None else Fold.begin(event)
-        except IllegalEvent as e:
-            status = 400 if isinstance(e, UnknownEventType) else 422
-            raise ImportRefused(f"{env['type']} refused: {e.reason}", item.line, status=status) from e
-        envelopes.append(env)
-        prev = env["hash"]
-    assert fold is not None  # `lines` is not empty
-    return PreparedImport(fold, envelopes)
-
-
-def parse_jsonl(text: str) -> list[ImportLine]:
-    """JSON Lines, `#` comments and blank lines skipped; a line that is not JSON is refused by number."""
-    items = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        stripped = raw.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        try:
-            obj = json.loads(stripped)
-        except json.JSONDecodeError as e:
-            raise ImportRefused(f"not JSON ({e.msg})", number, status=400) from e
-        if not isinstance(obj, dict):
-            raise ImportRefused("each line must be a JSON object", number, status=400)
-        items.append(ImportLine(number, obj))
-    return items
-
-
-__all__ = ["EventStore", "NewEvent", "ImportLine", "PreparedImport", "prepare_import", "parse_jsonl"]
+__all__ = [
+    "EventStore",
+    "MAX_BATCH",
+    # from recorder.logfile, for older callers
+    "ImportLine",
+    "NewEvent",
+    "PreparedImport",
+    "parse_jsonl",
+    "prepare_import",
+]

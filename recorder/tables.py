@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import JSON, BigInteger, Column, DateTime, ForeignKey, Index, String
 from sqlmodel import Field, SQLModel
 
-from recorder.hashchain import format_time
+from recorder.logfile import format_time
 
 
 def utcnow() -> datetime:

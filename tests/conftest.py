@@ -12,10 +12,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, make_url, text
 from sqlalchemy.engine import Engine
 
 from recorder.db import make_engine
+from recorder.facade import Scorebook
 from recorder.migrate import upgrade
 from recorder.store import EventStore
 
@@ -34,7 +35,9 @@ def _admin(sql: str) -> None:
 def _postgres_engine(schema: str) -> Engine:
     assert POSTGRES_URL
     _admin(f'CREATE SCHEMA "{schema}"')
-    return create_engine(POSTGRES_URL, connect_args={"options": f"-csearch_path={schema}"}, pool_pre_ping=True)
+    # The schema goes in the URL (psycopg's `options`), so that the URL alone reaches the same tables.
+    url = make_url(POSTGRES_URL).update_query_dict({"options": f"-csearch_path={schema}"})
+    return create_engine(url, pool_pre_ping=True)
 
 
 @pytest.fixture(params=BACKENDS)
@@ -57,6 +60,12 @@ def bare_engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engi
 
 
 @pytest.fixture
+def bare_url(bare_engine: Engine) -> str:
+    """The URL of `bare_engine`'s database, for what opens it by URL (the CLI, Scorebook.open)."""
+    return bare_engine.url.render_as_string(hide_password=False)
+
+
+@pytest.fixture
 def engine(bare_engine: Engine) -> Engine:
     upgrade(bare_engine)
     return bare_engine
@@ -65,3 +74,9 @@ def engine(bare_engine: Engine) -> Engine:
 @pytest.fixture
 def store(engine: Engine) -> EventStore:
     return EventStore(engine)
+
+
+@pytest.fixture
+def scorebook(engine: Engine) -> Scorebook:
+    """The Python API on a migrated database, on each backend."""
+    return Scorebook.from_engine(engine)

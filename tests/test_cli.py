@@ -1,11 +1,15 @@
-"""The `scorebook` command line, on a SQLite file."""
+"""The `scorebook` command line, on each backend (a SQLite file; PostgreSQL with SCOREBOOK_TEST_POSTGRES)."""
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from sqlalchemy import inspect
+from sqlalchemy.engine import Engine
 from typer.testing import CliRunner
 
 from recorder.cli import app
@@ -15,8 +19,9 @@ runner = CliRunner()
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'cli.db'}"
+def db(bare_url: str) -> str:
+    """An empty database's URL: `import` and the other writing commands bring its schema to head."""
+    return bare_url
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -69,22 +74,81 @@ def test_refused_import_names_file_line_reason_and_stores_nothing(db: str, tmp_p
     code, _, err = run("import", str(good), str(bad), "--db", db)
     assert code != 0
     assert "bad.jsonl" in err and "line 6" in err and "hat" in err
+    code, _, err = run("matches", "--json", "--db", db)
+    assert code == 1 and "scorebook migrate" in err  # nothing refused touches the database, not even its schema
+    assert run("migrate", "--db", db)[0] == 0
     code, out, _ = run("matches", "--json", "--db", db)
     assert json.loads(out)["total"] == 0  # not even the good file went in
 
 
 def test_unknown_match_is_an_error(db: str) -> None:
+    run("migrate", "--db", db)
     code, _, err = run("scores", "nope", "--db", db)
     assert code == 1 and "no match" in err
 
 
 def test_token_create_prints_a_working_token(db: str) -> None:
-    from recorder import auth
-    from recorder.db import make_engine
+    from recorder import Scorebook
+    from recorder.auth import Principal
 
     code, out, _ = run("token", "create", "desk-3", "--role", "referee", "--db", db)
     assert code == 0
-    who = auth.authenticate(make_engine(db), out.strip())
-    assert who == auth.Principal("desk-3", "referee")
+    with Scorebook.open(db, migrate=False) as sb:
+        assert sb.authenticate(out.strip()) == Principal("desk-3", "referee")
+    code, out, _ = run("token", "list", "--db", db)
+    assert code == 0 and [t["name"] for t in json.loads(out)] == ["desk-3"]
     code, _, err = run("token", "create", "x", "--role", "king", "--db", db)
     assert code == 1 and "role" in err
+    assert run("token", "revoke", "1", "--db", db)[0] == 0
+    code, _, err = run("token", "revoke", "1", "--db", db)
+    assert code == 1 and "no active token 1" in err
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["matches"], ["matches", "--json"], ["scores", "m1"], ["state", "m1"], ["export", "m1"], ["verify", "m1"],
+     ["token", "list"]],
+)
+def test_read_only_commands_on_an_empty_database_say_to_migrate(
+    bare_engine: Engine, db: str, command: list[str]
+) -> None:
+    with bare_engine.connect():
+        pass  # the database exists, with no schema yet
+    code, out, err = run(*command, "--db", db)
+    assert (code, out) == (1, "")
+    assert "error: the database schema is at revision none (an empty database), not head 0001" in err
+    assert "run `scorebook migrate`" in err
+    assert inspect(bare_engine).get_table_names() == []  # a read-only command migrates nothing
+    assert run("migrate", "--db", db)[0] == 0
+    code, _, err = run(*command, "--db", db)
+    assert "scorebook migrate" not in err
+
+
+def test_a_missing_sqlite_file_is_not_created_by_a_read_only_command(tmp_path: Path) -> None:
+    path = tmp_path / "typo.db"
+    code, _, err = run("matches", "--db", str(path))
+    assert code == 1 and "no database at" in err and "scorebook migrate" in err
+    assert not path.exists()
+
+
+def test_importing_the_cli_loads_no_web_stack_and_no_migrations() -> None:
+    """`scorebook --help` and `scorebook matches` start fast: the heavy packages load in the commands
+    that need them (serve: FastAPI, uvicorn, Dash; migrate: Alembic)."""
+    code = (
+        "import recorder.cli, sys; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in {'fastapi','dash','plotly','uvicorn','alembic'}))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_matches_on_a_migrated_database_loads_no_web_stack_and_no_migrations(db: str) -> None:
+    assert run("migrate", "--db", db)[0] == 0
+    code = (
+        "import sys; from recorder.cli import app; "
+        f"app(['matches', '--json', '--db', {db!r}], standalone_mode=False); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in {'fastapi','dash','plotly','uvicorn','alembic'}))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert json.loads(out[: out.rindex("}") + 1])["total"] == 0
+    assert out.strip().splitlines()[-1] == "[]"

@@ -11,8 +11,8 @@ from sqlalchemy.exc import DBAPIError
 from sqlmodel import SQLModel
 
 import recorder.tables  # noqa: F401
+from recorder import Scorebook
 from recorder.migrate import downgrade, upgrade
-from recorder.store import EventStore, NewEvent
 from tests.logs import START, round_start
 
 
@@ -29,9 +29,9 @@ def test_upgrade_is_idempotent_and_downgrade_removes_everything(bare_engine: Eng
     downgrade(bare_engine, "base")
     assert set(inspect(bare_engine).get_table_names()) <= {"alembic_version"}
     upgrade(bare_engine)
-    store = EventStore(bare_engine)
-    match_id = store.create_match(dict(START), "d")["match_id"]
-    store.append(match_id, [NewEvent(round_start()["type"], round_start()["data"])], 1, "d")
+    sb = Scorebook.from_engine(bare_engine)
+    match_id = sb.start_match(dict(START), "d")["match_id"]
+    sb.append(match_id, [round_start()], 1, "d")
     with pytest.raises(DBAPIError, match="append-only"):
         with bare_engine.begin() as conn:
             conn.execute(text("DELETE FROM events"))

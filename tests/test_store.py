@@ -75,6 +75,36 @@ def test_unknown_event_type_is_a_bad_request(store: EventStore) -> None:
     assert store.summary(match_id)["seq"] == 2
 
 
+def test_a_misspelled_field_is_a_bad_request_naming_it_and_stores_nothing(store: EventStore) -> None:
+    match_id = started(store)
+    before = store.events(match_id)
+    typo = {"player": "bo", "hat": 1, "to": {"hole": {"area": "bo", "numbr": 4}}}
+    with pytest.raises(BadRequest, match="numbr") as exc:
+        store.append(match_id, [new(launch("ann", 1, 5)), NewEvent("hat_launched", typo)], 2, "desk")
+    assert exc.value.body()["seq"] == 4 and exc.value.body()["type"] == "hat_launched"
+    assert "to.hole.numbr" in exc.value.message
+    with pytest.raises(BadRequest, match="'colour'"):
+        store.append(match_id, [NewEvent("hat_launched", {**launch("ann", 1)["data"], "colour": "red"})], 2, "d")
+    with pytest.raises(BadRequest, match="'about'"):
+        store.append(match_id, [NewEvent("note", {"text": "ruling", "about": 2})], 2, "desk")
+    assert store.events(match_id) == before
+    stored, _ = store.append(match_id, [new(launch("ann", 1, 5))], 2, "desk")  # the cache was not touched
+    assert stored[0]["seq"] == 3
+
+
+def test_a_misspelled_match_started_field_is_a_bad_request(store: EventStore) -> None:
+    with pytest.raises(BadRequest, match="'optoins'") as exc:
+        store.create_match({**START, "optoins": {"target_score": 30}}, "desk")
+    assert exc.value.body()["type"] == "match_started"
+    with pytest.raises(BadRequest, match="'players.0.nmae'"):
+        store.create_match({**START, "players": [{"id": "ann", "nmae": "Ann"}, {"id": "bo"}]}, "desk")
+    assert store.list_matches() == ([], 0)
+    # a create body's event_id is the retry key, not a field of match_started
+    a = store.create_match({**START, "event_id": "m-7"}, "desk")
+    b = store.create_match(dict(START), "desk", event_id="m-7")
+    assert b["replayed"] and b["match_id"] == a["match_id"] and "event_id" not in a["event"]["data"]
+
+
 def test_unknown_match(store: EventStore) -> None:
     with pytest.raises(MatchNotFound):
         store.append("nope", [new(launch("ann", 1))], 1, "desk")
@@ -268,12 +298,11 @@ def test_sqlite_readers_do_not_hold_the_write_lock(tmp_path: Path) -> None:
     """A reader mid-transaction neither blocks an append nor is blocked; two writers exclude each other."""
     import sqlite3
 
-    from recorder.db import for_writing, make_engine
-    from recorder.migrate import upgrade
+    from recorder import Scorebook
+    from recorder.db import for_writing
 
-    engine = make_engine(f"sqlite:///{tmp_path / 'locks.db'}")
-    upgrade(engine)
-    store = EventStore(engine)
+    sb = Scorebook.open(str(tmp_path / "locks.db"))
+    store, engine = sb.store, sb.engine
     match_id = started(store)
     with engine.connect() as reader:
         reader.execute(text("SELECT count(*) FROM events")).one()  # a read transaction is open
@@ -285,4 +314,4 @@ def test_sqlite_readers_do_not_hold_the_write_lock(tmp_path: Path) -> None:
         with pytest.raises(sqlite3.OperationalError, match="locked"):
             other.execute("BEGIN IMMEDIATE")
         other.close()
-    engine.dispose()
+    sb.close()

@@ -1,0 +1,218 @@
+"""The Python API: one object for a Scorebook database.
+
+    from recorder import Scorebook
+
+    sb = Scorebook.open("var/scorebook.db")            # migrates the schema to head
+    started = sb.start_match({"game": "hats-off", "players": [{"id": "ann"}, {"id": "bo"}]})
+    sb.append(started["match_id"], [{"type": "round_started", "data": {"caller": "ann"}}], expected_seq=1)
+    sb.scores(started["match_id"])
+
+The CLI, the HTTP API, the dashboard, the benchmarks and the tests go through it rather than
+assembling an engine, the migrations and a store themselves. Errors are `recorder.errors` classes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from sqlalchemy.engine import Engine
+
+from projections.errors import IllegalEvent
+from projections.scores import scores_json
+from projections.timeline import Fold
+from recorder import auth
+from recorder.db import make_engine
+from recorder.errors import BadRequest, NotFound, SchemaBehind
+from recorder.logfile import ChainCheck, ImportLine, NewEvent, parse_jsonl
+from recorder.migrate import behind_head, upgrade
+from recorder.store import EventStore
+from recorder.tables import StoredEvent
+
+
+class Scorebook:
+    """A Scorebook database: matches, their hash-chained events, scores, states, and API tokens."""
+
+    engine: Engine
+    store: EventStore
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+        self.engine = store.engine
+
+    # -- opening -----------------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, url: str | None = None, *, migrate: bool = True, cache_size: int = 256) -> Scorebook:
+        """The database at `url` (a URL or a SQLite path; default $SCOREBOOK_DATABASE_URL, else
+        var/scorebook.db). With `migrate` the schema is first brought to head; without, a database not
+        at head raises SchemaBehind, whose message says to run `scorebook migrate`."""
+        engine = make_engine(url)
+        try:
+            if migrate:
+                upgrade(engine)
+            else:
+                problem = _missing_sqlite_file(engine) or behind_head(engine)
+                if problem is not None:
+                    raise SchemaBehind(problem)
+        except BaseException:
+            engine.dispose()
+            raise
+        return cls(EventStore(engine, cache_size))
+
+    @classmethod
+    def from_engine(cls, engine: Engine, cache_size: int = 256) -> Scorebook:
+        """An engine whose schema is already at head (the tests' fixtures); nothing is migrated."""
+        return cls(EventStore(engine, cache_size))
+
+    def close(self) -> None:
+        """Close the engine's pooled connections."""
+        self.engine.dispose()
+
+    def __enter__(self) -> Scorebook:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    # -- writing -----------------------------------------------------------------------------------
+
+    def start_match(
+        self, data: dict[str, Any], recorded_by: str = "python", event_id: str | None = None
+    ) -> dict[str, Any]:
+        """Record `match_started` with `data`: {"match_id", "seq": 1, "event": envelope, "replayed"}.
+
+        With `event_id`, a retry answers the match already started (replayed True)."""
+        return self.store.create_match(data, recorded_by, event_id)
+
+    def append(
+        self,
+        match_id: str,
+        events: Sequence[NewEvent | Mapping[str, Any]],
+        expected_seq: int,
+        recorded_by: str = "python",
+    ) -> tuple[list[dict[str, Any]], bool]:
+        """Append all of `events` ({"type", "data", "event_id"?} or NewEvent) or none, after
+        `expected_seq`: (stored envelopes, replayed). BadRequest for a malformed event or a field its
+        type does not have; Refused for an illegal one; Conflict when `expected_seq` is stale."""
+        if isinstance(events, (Mapping, NewEvent)):
+            raise BadRequest("events must be a list of events")
+        parsed = [NewEvent.parse(e, f"events[{i}]") for i, e in enumerate(events)]
+        return self.store.append(match_id, parsed, expected_seq, recorded_by)
+
+    def import_log(self, log: str | Sequence[ImportLine], recorded_by: str = "python") -> dict[str, Any]:
+        """A match file (JSON Lines text, or lines already parsed) as a new match: {"match_id", "seq"}.
+        ImportRefused names the first bad line; nothing is stored then. Unlike `append`, an import does
+        not refuse fields an event's schema does not know: an old log may carry fields since dropped."""
+        lines = parse_jsonl(log) if isinstance(log, str) else log
+        return self.store.import_log(lines, recorded_by)
+
+    # -- reading -----------------------------------------------------------------------------------
+
+    def fold(self, match_id: str, at: int | None = None) -> Fold[Any]:
+        return self.store.fold(match_id, at)
+
+    def scores(self, match_id: str, at: int | None = None) -> dict[str, Any]:
+        """FORMAT.md's scores JSON (as it was right after seq `at`)."""
+        return scores_json(self.store.fold(match_id, at), match_id)
+
+    def state(self, match_id: str, at: int | None = None) -> dict[str, Any]:
+        fold = self.store.fold(match_id, at)
+        return {
+            "match_id": match_id,
+            "game": fold.game.name,
+            "seq": fold.seq,
+            "superseded": sorted(fold.superseded_by),
+            "state": fold.game.to_json(fold.state),
+        }
+
+    def legal(self, match_id: str, player: str, at: int | None = None) -> dict[str, Any]:
+        """Every legal next event for `player`'s known tiles."""
+        fold = self.store.fold(match_id, at)
+        if player not in {pid for pid, _ in fold.players}:
+            raise BadRequest(f"{player!r} does not play in this match")
+        try:
+            moves = [] if fold.finished else fold.game.legal_moves(fold.state, player)
+        except IllegalEvent as e:
+            raise BadRequest(e.reason) from e
+        return {"match_id": match_id, "seq": fold.seq, "player": player, "moves": moves}
+
+    def export_lines(self, match_id: str) -> list[str]:
+        """The match log as JSON Lines (each line ends in a newline), hashes included."""
+        return self.store.export_lines(match_id)
+
+    def export(self, match_id: str) -> str:
+        return "".join(self.store.export_lines(match_id))
+
+    def verify(self, match_id: str) -> ChainCheck:
+        return self.store.verify(match_id)
+
+    def matches(
+        self,
+        game: str | None = None,
+        player: str | None = None,
+        status: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> tuple[list[dict[str, Any]], int]:
+        """Match summaries, newest first, and how many match the filters in all."""
+        return self.store.list_matches(game, player, status, limit, offset)
+
+    def summary(self, match_id: str) -> dict[str, Any]:
+        return self.store.summary(match_id)
+
+    def events(self, match_id: str, from_seq: int = 1, to_seq: int | None = None) -> list[dict[str, Any]]:
+        return self.store.events(match_id, from_seq, to_seq)
+
+    def event_rows(self, match_id: str) -> list[StoredEvent]:
+        return self.store.event_rows(match_id)
+
+    def events_after(self, position: int = 0, limit: int = 500) -> list[dict[str, Any]]:
+        return self.store.events_after(position, limit)
+
+    # -- games -------------------------------------------------------------------------------------
+
+    def games(self) -> list[dict[str, Any]]:
+        from projections.registry import all_games
+        from projections.schemas import game_summary
+
+        return [game_summary(g) for g in all_games()]
+
+    def game_schema(self, game: str) -> dict[str, Any]:
+        from projections.registry import get_game
+        from projections.schemas import game_schema
+
+        try:
+            found = get_game(game)
+        except IllegalEvent as e:
+            raise NotFound(e.reason) from e
+        return game_schema(found)
+
+    # -- tokens ------------------------------------------------------------------------------------
+
+    def create_token(self, name: str, role: str) -> str:
+        """A new token, returned once in the clear (ValueError for a bad name or role)."""
+        return auth.create_token(self.engine, name, role)
+
+    def list_tokens(self) -> list[dict[str, Any]]:
+        return auth.list_tokens(self.engine)
+
+    def revoke_token(self, token_id: int) -> bool:
+        return auth.revoke_token(self.engine, token_id)
+
+    def authenticate(self, token: str) -> auth.Principal | None:
+        return auth.authenticate(self.engine, token)
+
+
+def _missing_sqlite_file(engine: Engine) -> str | None:
+    """A read-only open of a SQLite file that is not there would create it empty: say so instead."""
+    database = engine.url.database
+    if engine.url.get_backend_name() != "sqlite" or database in (None, "", ":memory:") or database.startswith("file:"):
+        return None
+    if Path(database).exists():
+        return None
+    return f"there is no database at {database}: run `scorebook migrate` to create one"

@@ -1,0 +1,285 @@
+"""Match logs as text, kept apart from storage (the way python-chess keeps `chess.pgn` apart from a
+database): reading JSON Lines, writing them, FORMAT.md's hash chain, and checking a whole match file.
+
+Pure: no database, no clock other than `utcnow` for envelopes that carry no time. `store.py` calls
+into this module to chain new events and to check an import; the CLI uses it to verify a file.
+
+- Reading: `parse_jsonl` turns text into `ImportLine`s (blank lines and `#` comments skipped; a line
+  that is not a JSON object is refused by its number).
+- Writing: `export_line` / `export_text` write envelopes in FORMAT.md's field order.
+- The chain: `canonical_json`, `event_hash`, `GENESIS`, `format_time` / `parse_time`, `check_chain`.
+- New events: `NewEvent` (type, data, event_id) and `chain_new`, their envelopes chained from a hash.
+- Importing: `prepare_import` checks a file line by line — given hashes must verify, missing seq,
+  prev_hash, hash and times are assigned — and folds it; the result is ready to be stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from projections.errors import IllegalEvent, UnknownEventType
+from projections.events import Event
+from projections.timeline import Fold
+from recorder.errors import BadRequest, ImportRefused
+
+GENESIS = "0" * 64
+# FORMAT.md's envelope, in its order; `hash` follows, over the canonical JSON of these.
+ENVELOPE_KEYS = ("seq", "type", "data", "recorded_at", "recorded_by", "prev_hash")
+EXPORT_KEYS = (*ENVELOPE_KEYS, "hash")
+
+
+# -- the hash chain ---------------------------------------------------------------------------------
+
+
+def canonical_json(obj: Any) -> bytes:
+    """Sorted keys, no spaces, UTF-8 as is: the bytes an event's hash is taken over."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def event_hash(envelope_without_hash: Mapping[str, Any]) -> str:
+    return hashlib.sha256(canonical_json(dict(envelope_without_hash))).hexdigest()
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def format_time(t: datetime) -> str:
+    """UTC, millisecond precision, `Z`: the one spelling that is hashed."""
+    # SQLite hands back naive datetimes; everything stored is UTC.
+    t = t.replace(tzinfo=timezone.utc) if t.tzinfo is None else t.astimezone(timezone.utc)
+    return t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{t.microsecond // 1000:03d}Z"
+
+
+def parse_time(text: str) -> datetime:
+    t = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    if t.tzinfo is None:
+        raise ValueError(f"time {text!r} has no timezone")
+    return t.astimezone(timezone.utc)
+
+
+@dataclass(frozen=True)
+class ChainCheck:
+    ok: bool
+    events: int
+    first_bad_seq: int | None = None
+    reason: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        if self.ok:
+            return {"ok": True, "events": self.events}
+        return {"ok": False, "events": self.events, "first_bad_seq": self.first_bad_seq, "reason": self.reason}
+
+
+def check_chain(envelopes: Iterable[Mapping[str, Any]]) -> ChainCheck:
+    """Each envelope's seq follows, its prev_hash is the previous hash, its hash covers the rest."""
+    prev, n = GENESIS, 0
+    for n, env in enumerate(envelopes, start=1):
+        if env.get("seq") != n:
+            return ChainCheck(False, n, n, f"seq {env.get('seq')!r} where {n} was expected")
+        if env.get("prev_hash") != prev:
+            return ChainCheck(False, n, n, "prev_hash is not the previous event's hash")
+        body = {k: v for k, v in env.items() if k != "hash"}
+        if event_hash(body) != env.get("hash"):
+            return ChainCheck(False, n, n, "hash does not match the event's content")
+        prev = env["hash"]
+    return ChainCheck(True, n)
+
+
+# -- new events -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An event to append: its type, its data, and an optional client id that makes retries safe."""
+
+    type: str
+    data: dict[str, Any]
+    event_id: str | None = None
+
+    @staticmethod
+    def parse(obj: Any, where: str = "event") -> NewEvent:
+        """From `{"type", "data", "event_id"?}`; BadRequest names `where` when it is malformed."""
+        if isinstance(obj, NewEvent):
+            return obj
+        if not isinstance(obj, Mapping):
+            raise BadRequest(f"{where} must be a JSON object")
+        if not isinstance(obj.get("type"), str) or not obj["type"]:
+            raise BadRequest(f"{where}: type must be a non-empty string")
+        data = obj.get("data", {})
+        if not isinstance(data, dict):
+            raise BadRequest(f"{where}: data must be a JSON object")
+        event_id = obj.get("event_id")
+        if event_id is not None and (not isinstance(event_id, str) or not 0 < len(event_id) <= 128):
+            raise BadRequest(f"{where}: event_id must be a string of 1 to 128 characters")
+        return NewEvent(obj["type"], data, event_id)
+
+
+def chain_new(
+    events: Sequence[NewEvent], first_seq: int, prev: str, recorded_by: str, now: datetime | None = None
+) -> list[dict[str, Any]]:
+    """Envelopes for new events, numbered from `first_seq`, hash-chained from `prev`, all stamped `now`."""
+    at = format_time(now or utcnow())
+    envelopes = []
+    for seq, e in enumerate(events, start=first_seq):
+        env: dict[str, Any] = {"seq": seq, "type": e.type, "data": e.data, "recorded_at": at,
+                               "recorded_by": recorded_by, "prev_hash": prev}
+        env["hash"] = prev = event_hash(env)
+        envelopes.append(env)
+    return envelopes
+
+
+# -- reading ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ImportLine:
+    """One event line of a match file, with its line number in the file."""
+
+    line: int
+    obj: dict[str, Any]
+
+
+def parse_jsonl(text: str) -> list[ImportLine]:
+    """JSON Lines, `#` comments and blank lines skipped; a line that is not JSON is refused by number."""
+    items = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        stripped = raw.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        try:
+            obj = json.loads(stripped)
+        except json.JSONDecodeError as e:
+            raise ImportRefused(f"not JSON ({e.msg})", number, malformed=True) from e
+        if not isinstance(obj, dict):
+            raise ImportRefused("each line must be a JSON object", number, malformed=True)
+        items.append(ImportLine(number, obj))
+    return items
+
+
+def import_lines(objs: Iterable[Mapping[str, Any]]) -> list[ImportLine]:
+    """Import-form events already in memory (`{"type", "data"}` or whole envelopes), numbered 1, 2, 3 …"""
+    return [ImportLine(n, dict(obj)) for n, obj in enumerate(objs, start=1)]
+
+
+# -- writing ----------------------------------------------------------------------------------------
+
+
+def export_line(envelope: Mapping[str, Any]) -> str:
+    """One envelope as a JSON line in FORMAT.md's field order (the hash does not depend on the order:
+    it is taken over canonical JSON)."""
+    ordered = {k: envelope[k] for k in EXPORT_KEYS}
+    return json.dumps(ordered, ensure_ascii=False) + "\n"
+
+
+def export_lines(envelopes: Iterable[Mapping[str, Any]]) -> list[str]:
+    return [export_line(env) for env in envelopes]
+
+
+def export_text(envelopes: Iterable[Mapping[str, Any]]) -> str:
+    return "".join(export_lines(envelopes))
+
+
+# -- importing --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PreparedImport:
+    """A match file checked line by line (pure: no database), ready to be stored."""
+
+    fold: Fold[Any]
+    envelopes: list[dict[str, Any]]
+
+
+def _import_envelope(item: ImportLine, n: int, prev: str, now: str, recorded_by: str) -> dict[str, Any]:
+    """The stored envelope for one import line: given hashes must verify, missing parts are assigned."""
+    obj, line = item.obj, item.line
+    try:
+        e = NewEvent.parse(obj, "event")
+    except BadRequest as err:
+        raise ImportRefused(err.message, line, malformed=True) from err
+    if "seq" in obj and obj["seq"] != n:
+        raise ImportRefused(f"seq {obj['seq']!r} where {n} was expected", line)
+    if "prev_hash" in obj and obj["prev_hash"] != prev:
+        raise ImportRefused("prev_hash is not the previous event's hash", line)
+    if "hash" not in obj:
+        at = obj.get("recorded_at")
+        try:
+            at = format_time(parse_time(at)) if isinstance(at, str) else now
+        except ValueError as err:
+            raise ImportRefused(f"recorded_at: {err}", line, malformed=True) from err
+        by = obj.get("recorded_by") if isinstance(obj.get("recorded_by"), str) else recorded_by
+        env = {"seq": n, "type": e.type, "data": e.data, "recorded_at": at, "recorded_by": by, "prev_hash": prev}
+        env["hash"] = event_hash(env)
+        return env
+    # A hashed line is stored exactly as given, so that export → import reproduces every hash.
+    keys = set(obj) - {"hash", "event_id"}
+    if keys != set(ENVELOPE_KEYS):
+        missing = sorted(set(ENVELOPE_KEYS) - keys) or sorted(keys - set(ENVELOPE_KEYS))
+        raise ImportRefused(f"a line with a hash must carry exactly {', '.join(ENVELOPE_KEYS)} ({missing})", line)
+    body = {k: obj[k] for k in ENVELOPE_KEYS}
+    if event_hash(body) != obj["hash"]:
+        raise ImportRefused("hash does not match the line's content", line)
+    try:
+        canonical_time = format_time(parse_time(obj["recorded_at"]))
+    except (ValueError, TypeError, AttributeError) as err:
+        raise ImportRefused(f"recorded_at: {err}", line, malformed=True) from err
+    if canonical_time != obj["recorded_at"] or not isinstance(obj["recorded_by"], str):
+        raise ImportRefused("recorded_at must read YYYY-MM-DDTHH:MM:SS.mmmZ and recorded_by be a string", line)
+    return {**body, "hash": obj["hash"]}
+
+
+def prepare_import(lines: Sequence[ImportLine], recorded_by: str, now: datetime | None = None) -> PreparedImport:
+    """Check a match file and fold it; ImportRefused names the first bad line (nothing is stored then).
+
+    Lines with a `hash` are kept exactly (seq, prev_hash and hash must chain from GENESIS); lines
+    without one get seq, prev_hash, hash, `recorded_at` (now, unless given) and `recorded_by` (the
+    importer, unless given). Every event must be legal in the game. Imports are not checked for
+    unknown fields in an event's data (live appends are): an old log may carry fields since dropped.
+    """
+    if not lines:
+        raise ImportRefused("the file holds no events", 0, malformed=True)
+    fold: Fold[Any] | None = None
+    envelopes, prev = [], GENESIS
+    at = format_time(now or utcnow())
+    for n, item in enumerate(lines, start=1):
+        env = _import_envelope(item, n, prev, at, recorded_by)
+        try:
+            event = Event(n, env["type"], env["data"])
+            fold = fold.apply(event) if fold is not None else Fold.begin(event)
+        except IllegalEvent as e:
+            malformed = isinstance(e, UnknownEventType)
+            raise ImportRefused(f"{env['type']} refused: {e.reason}", item.line, malformed=malformed) from e
+        envelopes.append(env)
+        prev = env["hash"]
+    assert fold is not None  # `lines` is not empty
+    return PreparedImport(fold, envelopes)
+
+
+__all__ = [
+    "GENESIS",
+    "ENVELOPE_KEYS",
+    "EXPORT_KEYS",
+    "ChainCheck",
+    "ImportLine",
+    "NewEvent",
+    "PreparedImport",
+    "canonical_json",
+    "chain_new",
+    "check_chain",
+    "event_hash",
+    "export_line",
+    "export_lines",
+    "export_text",
+    "format_time",
+    "import_lines",
+    "parse_jsonl",
+    "parse_time",
+    "prepare_import",
+    "utcnow",
+]
