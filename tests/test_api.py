@@ -7,22 +7,38 @@ import json
 import pytest
 from fastapi.testclient import TestClient
 
+from projections.registry import GAME_NAMES, all_games
+from projections.schemas import COMMON_EVENTS
 from recorder import auth
 from recorder.api import create_api
-from recorder.store import EventStore
+from recorder.api.errors import status_of
+from recorder.errors import (
+    BadRequest,
+    BodyTooLarge,
+    Conflict,
+    Forbidden,
+    ImportRefused,
+    MatchNotFound,
+    NotFound,
+    Refused,
+    SchemaBehind,
+    Unauthorized,
+)
+from recorder.facade import Scorebook
+from recorder.logfile import ChainCheck
 from tests.examples import examples_dir, load_example
 from tests.logs import START, illegal_launch, launch, round_start
 
 
 @pytest.fixture
-def client(store: EventStore) -> TestClient:
-    return TestClient(create_api(store))
+def client(scorebook: Scorebook) -> TestClient:
+    return TestClient(create_api(scorebook))
 
 
 @pytest.fixture
-def tokens(store: EventStore) -> dict[str, dict[str, str]]:
+def tokens(scorebook: Scorebook) -> dict[str, dict[str, str]]:
     return {
-        role: {"Authorization": f"Bearer {auth.create_token(store.engine, f'{role}-desk', role)}"}
+        role: {"Authorization": f"Bearer {scorebook.create_token(f'{role}-desk', role)}"}
         for role in auth.ROLES
     }
 
@@ -119,7 +135,7 @@ def test_import_refusal_names_the_line_and_stores_nothing(client: TestClient, to
     assert r.status_code == 400 and r.json()["line"] == 1
 
 
-def test_writes_need_a_token_with_the_right_role(client: TestClient, tokens: dict, store: EventStore) -> None:
+def test_writes_need_a_token_with_the_right_role(client: TestClient, tokens: dict) -> None:
     assert client.post("/api/matches", json=START).status_code == 401
     assert client.post("/api/matches", json=START, headers={"Authorization": "Bearer nope"}).status_code == 401
     match_id = start(client, tokens["recorder"])
@@ -174,3 +190,157 @@ def test_openapi_documents_every_route(client: TestClient) -> None:
                   "/api/matches/import", "/api/matches/{match_id}/verify", "/api/matches/{match_id}/legal"):
         assert route in paths
     assert client.get("/docs").status_code == 200
+
+
+# -- what the package adds: games, typed bodies, documented statuses, offline docs ----------------------
+
+
+def test_games_lists_every_game_with_options_and_events(client: TestClient, scorebook: Scorebook) -> None:
+    body = client.get("/api/games").json()
+    assert body == {"games": scorebook.games()}
+    games = {g["name"]: g for g in body["games"]}
+    assert list(games) == list(GAME_NAMES)
+    for game in all_games():
+        info = games[game.name]
+        assert info["title"] == game.descriptor.title and info["schema"] == f"/api/games/{game.name}/schema"
+        assert (info["min_players"], info["max_players"]) == (game.descriptor.min_players,
+                                                              game.descriptor.max_players)
+        for name, option in game.descriptor.options.items():
+            assert info["options"][name]["default"] == option.default
+        types = [e["type"] for e in info["events"]]
+        assert types[:3] == ["match_started", "note", "rewind"] and set(types[3:]) == set(game.event_types)
+
+
+def test_game_schema_types_every_event_and_names_known_games(client: TestClient, scorebook: Scorebook) -> None:
+    for name in GAME_NAMES:
+        r = client.get(f"/api/games/{name}/schema")
+        assert r.status_code == 200 and r.json() == scorebook.game_schema(name)
+        assert r.json()["$schema"].startswith("https://json-schema.org/")
+    launched = client.get("/api/games/hats-off/schema").json()["events"]["hat_launched"]
+    assert {"player", "hat", "to"} <= set(launched["properties"]) and launched["additionalProperties"] is False
+    r = client.get("/api/games/chess/schema")
+    assert r.status_code == 404 and r.json()["error"] == "not_found"
+    assert all(name in r.json()["reason"] for name in GAME_NAMES)
+
+
+def test_a_misspelled_field_is_a_400_naming_it_and_nothing_is_stored(client: TestClient, tokens: dict) -> None:
+    h = tokens["recorder"]
+    match_id = start(client, h)
+    wrong = {"type": "hat_launched", "data": {"player": "ann", "hat": 1, "too": "off"}}
+    r = client.post(f"/api/matches/{match_id}/events", json={"expected_seq": 2, "events": [launch("bo", 1), wrong]},
+                    headers=h)
+    assert r.status_code == 400 and r.json()["error"] == "bad_request", r.text
+    assert "'too'" in r.json()["reason"]
+    assert client.get(f"/api/matches/{match_id}").json()["seq"] == 2
+    r = client.post("/api/matches", json={"game": "hats-off", "playrs": START["players"]}, headers=h)
+    assert r.status_code == 400 and "playrs" in r.json()["reason"]
+    assert client.get("/api/matches").json()["total"] == 1
+
+
+def test_bodies_are_the_facades_json_key_for_key(client: TestClient, tokens: dict, scorebook: Scorebook,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    body = (examples_dir() / "hats-off-26.jsonl").read_bytes()
+    finished = client.post("/api/matches/import", content=body, headers=tokens["recorder"]).json()["match_id"]
+    playing = start(client, tokens["recorder"])
+    for m in (finished, playing):
+        assert client.get(f"/api/matches/{m}").json() == scorebook.summary(m)
+        assert client.get(f"/api/matches/{m}/scores").json() == scorebook.scores(m)
+        assert client.get(f"/api/matches/{m}/scores?at=2").json() == scorebook.scores(m, 2)
+        assert client.get(f"/api/matches/{m}/state").json() == scorebook.state(m)
+        assert client.get(f"/api/matches/{m}/events").json() == {"events": scorebook.events(m)}
+        assert client.get(f"/api/matches/{m}/verify").json() == scorebook.verify(m).as_json()
+        for player in ("ann", "bo"):
+            assert client.get(f"/api/matches/{m}/legal?player={player}").json() == scorebook.legal(m, player)
+    assert scorebook.legal(playing, "ann")["moves"], "a move's extra keys (points …) must be kept"
+    items, total = scorebook.matches()
+    assert client.get("/api/matches").json() == {"items": items, "total": total, "limit": 50, "offset": 0}
+    assert "scores" not in items[0]
+    assert client.get("/api/events?after=3&limit=5").json() == {"events": scorebook.events_after(3, 5)}
+    monkeypatch.setattr(scorebook, "verify", lambda _: ChainCheck(False, 7, 5, "hash does not match"))
+    assert client.get(f"/api/matches/{finished}/verify").json() == {
+        "ok": False, "events": 7, "first_bad_seq": 5, "reason": "hash does not match"}
+
+
+def test_store_errors_map_to_statuses_in_one_place() -> None:
+    assert [status_of(e) for e in (
+        BadRequest("x"), Unauthorized("x"), Forbidden("x"), NotFound("x"), MatchNotFound("x"), Conflict("x"),
+        BodyTooLarge("x"), Refused("x", 3, "t"), ImportRefused("x", 2, malformed=True), ImportRefused("x", 2),
+        SchemaBehind("x"),
+    )] == [400, 401, 403, 404, 404, 409, 413, 422, 400, 422, 503]
+
+
+# Every status each operation answers; the doc must list exactly these.
+STATUSES = {
+    ("post", "/api/matches"): {201, 400, 401, 409, 413, 422},
+    ("get", "/api/matches"): {200, 400},
+    ("post", "/api/matches/import"): {201, 400, 401, 413, 422},
+    ("get", "/api/matches/{match_id}"): {200, 404},
+    ("get", "/api/matches/{match_id}/state"): {200, 400, 404},
+    ("get", "/api/matches/{match_id}/scores"): {200, 400, 404},
+    ("get", "/api/matches/{match_id}/legal"): {200, 400, 404},
+    ("get", "/api/matches/{match_id}/export"): {200, 404},
+    ("get", "/api/matches/{match_id}/verify"): {200, 404},
+    ("post", "/api/matches/{match_id}/events"): {200, 201, 400, 401, 403, 404, 409, 413, 422},
+    ("get", "/api/matches/{match_id}/events"): {200, 400, 404},
+    ("get", "/api/events"): {200, 400},
+    ("get", "/api/games"): {200},
+    ("get", "/api/games/{game}/schema"): {200, 404},
+    ("post", "/api/tokens"): {201, 400, 401, 403, 413},
+    ("get", "/api/tokens"): {200, 401, 403},
+    ("delete", "/api/tokens/{token_id}"): {200, 400, 401, 403},
+}
+
+
+def _resolve(doc: dict, schema: dict) -> dict:
+    while "$ref" in schema:
+        schema = doc["components"]["schemas"][schema["$ref"].removeprefix("#/components/schemas/")]
+    return schema
+
+
+def test_openapi_documents_every_status_with_its_body(client: TestClient) -> None:
+    doc = client.get("/openapi.json").json()
+    operations = {(method, path): op for path, item in doc["paths"].items() for method, op in item.items()}
+    assert set(operations) == set(STATUSES)
+    for key, op in operations.items():
+        assert {int(s) for s in op["responses"]} == STATUSES[key], key
+        for status, answer in op["responses"].items():
+            content = answer["content"]
+            if key[1].endswith("/export") and status == "200":
+                assert set(content) == {"application/x-ndjson"}
+                continue
+            ref = content["application/json"]["schema"]["$ref"]
+            if int(status) >= 400:
+                assert ref.endswith("/ErrorBody"), (key, status)
+            else:  # a response model, never a free-form object
+                assert _resolve(doc, content["application/json"]["schema"])["properties"], (key, status)
+    assert "HTTPValidationError" not in doc["components"]["schemas"]
+
+
+def test_openapi_types_the_append_body_per_game(client: TestClient) -> None:
+    doc = client.get("/openapi.json").json()
+    body = doc["paths"]["/api/matches/{match_id}/events"]["post"]["requestBody"]["content"]["application/json"]
+    events = _resolve(doc, body["schema"])["properties"]["events"]["items"]["anyOf"]
+    seen = set()
+    for branch in events:
+        kind = branch["properties"]["type"]["const"]
+        data = _resolve(doc, branch["properties"]["data"])
+        assert data["type"] == "object" and data["additionalProperties"] is False, kind
+        seen.add((branch["title"].split(":")[0], kind))
+    expected = {("common", s.type) for s in COMMON_EVENTS if s.type != "match_started"}
+    expected |= {(g.name, t) for g in all_games() for t in g.event_types}
+    assert seen == expected
+    launched = next(b for b in events if b["title"] == "hats-off: hat_launched")
+    assert {"player", "hat", "to"} <= set(_resolve(doc, launched["properties"]["data"])["properties"])
+    start_body = doc["paths"]["/api/matches"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert {"game", "players", "options", "meta", "event_id"} <= set(_resolve(doc, start_body)["properties"])
+
+
+def test_docs_and_redoc_load_their_assets_from_this_server(client: TestClient) -> None:
+    pages = {"/docs": "/docs-assets/swagger-ui-bundle.js", "/redoc": "/redoc-assets/redoc.standalone.js"}
+    for page, asset in pages.items():
+        html = client.get(page).text
+        assert f'src="{asset}"' in html, html
+        assert "cdn." not in html and "fonts.googleapis" not in html
+        r = client.get(asset)
+        assert r.status_code == 200 and len(r.content) > 100_000
+        assert "cdn.redoc.ly" not in r.text

@@ -1,0 +1,51 @@
+"""The HTTP API of FORMAT.md, under /api. Reads are open; writes need a bearer token.
+
+Laid out the FastAPI "bigger applications" way: `deps` (the facade, the principal, roles), `errors`
+(store errors -> HTTP statuses, in one place), `limits` (the body limit), `models` (request and answer
+bodies), `openapi` (the typed event bodies in the document), `docs` (/redoc), and one router per
+resource under `routers/`. /docs (Swagger UI) and /redoc serve their scripts from the installed
+`fastapi-offline` package: no CDN, so they work without internet.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, FastAPI
+from fastapi_offline import FastAPIOffline
+
+from recorder.api import docs, errors, openapi
+from recorder.api.limits import MAX_BODY_BYTES, BodyLimit
+from recorder.api.routers import events, games, matches, tokens
+from recorder.facade import Scorebook
+
+DESCRIPTION = """Records tabletop tile-game matches as immutable, hash-chained events and replays them.
+
+Reads are open; writes carry `Authorization: Bearer TOKEN`. Every refusal is a JSON object with
+`error` and `reason`. GET /api/games lists the games, their options and their events;
+GET /api/games/{game}/schema has the JSON Schema of every event's data.
+"""
+
+
+def create_api(sb: Scorebook) -> FastAPI:
+    """The API app over `sb`; the dashboard may be mounted after it (`recorder.server.build_app`)."""
+    app = FastAPIOffline(
+        title="Scorebook",
+        description=DESCRIPTION,
+        version="0.1.0",
+        docs_url="/docs",
+        redoc_url=None,  # served by `docs`, from a bundle that asks no CDN for its logo
+        openapi_url="/openapi.json",
+        static_url=docs.ASSETS_URL,
+    )
+    docs.install_redoc(app)
+    app.state.scorebook = sb
+    app.add_middleware(BodyLimit)
+    errors.install(app)
+    api = APIRouter(prefix="/api")
+    for router in (matches.router, events.router, games.router, tokens.router):
+        api.include_router(router)
+    app.include_router(api)
+    openapi.install(app)
+    return app
+
+
+__all__ = ["create_api", "MAX_BODY_BYTES", "BodyLimit"]

@@ -1,0 +1,52 @@
+"""Route dependencies: the Scorebook facade, the principal behind the bearer token, a role requirement."""
+# No `from __future__ import annotations`: FastAPI must see the dependencies' annotations as real objects.
+
+from collections.abc import Callable
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from recorder.auth import ROLES, Principal
+from recorder.errors import Forbidden, Unauthorized
+from recorder.facade import Scorebook
+
+bearer = HTTPBearer(auto_error=False, description="a token from `scorebook token create` or POST /api/tokens")
+
+
+def scorebook(request: Request) -> Scorebook:
+    """The facade `create_api` was given."""
+    sb: Scorebook = request.app.state.scorebook
+    return sb
+
+
+Book = Annotated[Scorebook, Depends(scorebook)]
+
+
+def principal(
+    sb: Book, creds: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+) -> Principal:
+    """Who is writing: the name and role of the request's bearer token."""
+    if creds is None:
+        raise Unauthorized("writes need an Authorization: Bearer TOKEN header")
+    who = sb.authenticate(creds.credentials)
+    if who is None:
+        raise Unauthorized("unknown or revoked token")
+    return who
+
+
+def require(role: str) -> Callable[[Principal], Principal]:
+    """A dependency: the principal, if its role may act as `role` (roles: recorder < referee < admin)."""
+    if role not in ROLES:
+        raise ValueError(f"unknown role {role!r}")
+
+    def check(who: Annotated[Principal, Depends(principal)]) -> Principal:
+        if not who.may(role):
+            raise Forbidden(f"token {who.name!r} is a {who.role}; this needs a {role}")
+        return who
+
+    return check
+
+
+Recorder = Annotated[Principal, Depends(require("recorder"))]
+Admin = Annotated[Principal, Depends(require("admin"))]

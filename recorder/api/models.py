@@ -1,0 +1,238 @@
+"""The request and response bodies of the HTTP API, as pydantic models (FORMAT.md's shapes).
+
+The response models describe what the routes answer today, key for key: a field is never added or
+dropped by the model (the one optional pair, verify's `first_bad_seq`/`reason`, is left out when None by
+its route). Free-form parts stay free-form: an event's `data` (typed per game in the OpenAPI, see
+`recorder.api.openapi`), a match's `meta`, the reducer's state.
+"""
+# No `from __future__ import annotations`: FastAPI and pydantic must see real annotations.
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+# -- requests --------------------------------------------------------------------------------------
+
+
+class EventIn(BaseModel):
+    """One event to append; `data` is checked against the match's game by the store."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: str = Field(min_length=1, examples=["hat_launched"])
+    data: dict[str, Any] = Field(default_factory=dict)
+    event_id: str | None = Field(default=None, min_length=1, max_length=128, description="client id for retries")
+
+
+class AppendIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    expected_seq: StrictInt = Field(description="the match's last seq as the client knows it")
+    events: list[EventIn] = Field(min_length=1)
+
+
+class TokenIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, max_length=128)
+    role: Literal["recorder", "referee", "admin"]
+
+
+# -- answers ---------------------------------------------------------------------------------------
+
+
+class ErrorBody(BaseModel):
+    """Every refusal: `error` names the kind, `reason` says why in the table's words. Some carry more."""
+
+    error: str = Field(examples=["illegal_event"], description="bad_request, unauthorized, forbidden, not_found, "
+                       "conflict, body_too_large, illegal_event, import_refused, schema_behind")
+    reason: str
+    seq: int | None = Field(default=None, description="illegal_event (and an unknown event type): the refused seq")
+    type: str | None = Field(default=None, description="illegal_event: the refused event's type")
+    current_seq: int | None = Field(default=None, description="conflict: the match's last seq")
+    line: int | None = Field(default=None, description="import_refused: the refused line of the file")
+
+
+class Envelope(BaseModel):
+    """A stored event, as FORMAT.md's envelope: `hash` is SHA-256 over the canonical JSON of the rest."""
+
+    seq: int
+    type: str
+    data: dict[str, Any]
+    recorded_at: str = Field(examples=["2025-10-04T19:21:07.412Z"])
+    recorded_by: str
+    prev_hash: str
+    hash: str
+
+
+class MatchCreated(BaseModel):
+    match_id: str
+    seq: int
+    events: list[Envelope] = Field(description="the stored match_started event")
+
+
+class Player(BaseModel):
+    id: str
+    name: str
+
+
+class ScorePlayer(BaseModel):
+    id: str
+    name: str
+    score: int
+
+
+class Round(BaseModel):
+    number: int
+    scores: dict[str, int] = Field(description="points each player gained (or lost) in the round")
+
+
+class Scores(BaseModel):
+    """FORMAT.md's scores JSON."""
+
+    match_id: str
+    game: str
+    seq: int
+    status: Literal["in_progress", "finished"]
+    players: list[ScorePlayer] = Field(description="seat order")
+    winners: list[str] = Field(description="the winners' ids once finished, seat order")
+    rounds: list[Round]
+
+
+class MatchSummary(BaseModel):
+    match_id: str
+    game: str
+    players: list[Player]
+    status: Literal["in_progress", "finished"]
+    winners: list[str]
+    seq: int = Field(description="the last seq")
+    meta: dict[str, Any]
+    created_at: str
+    updated_at: str
+
+
+class MatchDetail(MatchSummary):
+    """A match's summary with its scores."""
+
+    scores: Scores
+
+
+class MatchList(BaseModel):
+    items: list[MatchSummary] = Field(description="newest first")
+    total: int
+    limit: int
+    offset: int
+
+
+class AppendResult(BaseModel):
+    events: list[Envelope]
+
+
+class EventsPage(BaseModel):
+    events: list[Envelope]
+
+
+class FollowedEvent(BaseModel):
+    """An envelope with its match and its global position."""
+
+    match_id: str
+    position: int
+    seq: int
+    type: str
+    data: dict[str, Any]
+    recorded_at: str
+    recorded_by: str
+    prev_hash: str
+    hash: str
+
+
+class FollowOut(BaseModel):
+    events: list[FollowedEvent] = Field(description="in global order; follow on with ?after=<last position>")
+
+
+class StateOut(BaseModel):
+    match_id: str
+    game: str
+    seq: int
+    superseded: list[int] = Field(description="seqs a rewind has superseded")
+    state: dict[str, Any] = Field(description="the reducer's state as JSON; its shape is the game's")
+
+
+class Move(BaseModel):
+    """A legal next event, ready to append."""
+
+    model_config = ConfigDict(extra="allow")
+    type: str
+    data: dict[str, Any]
+
+
+class LegalOut(BaseModel):
+    match_id: str
+    seq: int
+    player: str
+    moves: list[Move]
+
+
+class VerifyOut(BaseModel):
+    ok: bool
+    events: int
+    first_bad_seq: int | None = Field(default=None, description="only when not ok")
+    reason: str | None = Field(default=None, description="only when not ok")
+
+
+class ImportOut(BaseModel):
+    match_id: str
+    seq: int
+
+
+class TokenCreated(BaseModel):
+    name: str
+    role: str
+    token: str = Field(description="shown once: only its SHA-256 is stored")
+
+
+class TokenInfo(BaseModel):
+    id: int
+    name: str
+    role: str
+    revoked: bool
+
+
+class TokenList(BaseModel):
+    tokens: list[TokenInfo]
+
+
+class Revoked(BaseModel):
+    revoked: int
+
+
+class GameEvent(BaseModel):
+    type: str
+    summary: str
+    fields: list[str] = Field(description="the fields of the event's data")
+    example: dict[str, Any] = Field(description="an example of the event's data")
+    turn: bool = Field(description="the event makes a turn for the statistics")
+    hidden: list[str] = Field(description="fields not everyone at the table sees")
+
+
+class GameInfo(BaseModel):
+    name: str = Field(examples=["hi-spot"])
+    title: str = Field(examples=["Hi-Spot"])
+    min_players: int
+    max_players: int
+    options: dict[str, dict[str, Any]] = Field(description="each option's JSON Schema, with its default")
+    events: list[GameEvent] = Field(description="the shared events first, then the game's own")
+    schema_: str = Field(alias="schema", description="where the JSON Schema of every event's data is")
+
+    model_config = ConfigDict(populate_by_name=True)
+
+
+class GameList(BaseModel):
+    games: list[GameInfo]
+
+
+class GameSchema(BaseModel):
+    """A JSON Schema document per event type of the game."""
+
+    model_config = ConfigDict(populate_by_name=True)
+    dialect: str = Field(alias="$schema")
+    title: str
+    game: str
+    events: dict[str, dict[str, Any]] = Field(description="event type -> JSON Schema of its data")

@@ -1,0 +1,71 @@
+"""Events: append to a match (all or none), read a match's events, follow every match's events."""
+# No `from __future__ import annotations`: FastAPI must see the route annotations as real objects.
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Response
+
+from recorder.api.deps import Book, Recorder
+from recorder.api.errors import responses
+from recorder.api.models import AppendIn, AppendResult, EventsPage, FollowOut
+from recorder.errors import Forbidden
+from recorder.logfile import NewEvent
+
+router = APIRouter(tags=["events"])
+
+APPEND_PATH = "/matches/{match_id}/events"
+
+
+@router.post(
+    APPEND_PATH,
+    status_code=201,
+    summary="Append events (all or none)",
+    response_description="Stored: the new events' envelopes, hash-chained",
+    description="Every event is checked against the match's game: its type, the fields of its data (a misspelled "
+    "field is a 400 that names it) and the rules (a 422 in the table's words). Nothing is stored unless every event "
+    "is legal. An event with an `event_id` already stored is not stored again: a retried request is answered 200 "
+    "with what was stored. The schema of each event's `data` is in GET /api/games/{game}/schema.",
+    responses={
+        200: {"model": AppendResult, "description": "A retry: every event's event_id was stored; what was stored"},
+        **responses(
+            400, 401, 403, 404, 409, 413, 422,
+            s400="Malformed body, an unknown event type, or a field the event's data does not have (named)",
+            s403="Only a referee (or an admin) may rewind",
+        ),
+    },
+)
+def append(sb: Book, match_id: str, body: AppendIn, who: Recorder, response: Response) -> AppendResult:
+    if any(e.type == "rewind" for e in body.events) and not who.may("referee"):
+        raise Forbidden(f"only a referee may rewind; token {who.name!r} is a {who.role}")
+    events = [NewEvent(e.type, e.data, e.event_id) for e in body.events]
+    stored, replayed = sb.append(match_id, events, body.expected_seq, who.name)
+    if replayed:
+        response.status_code = 200
+    return AppendResult.model_validate({"events": stored})
+
+
+@router.get(
+    APPEND_PATH,
+    summary="The stored events, optionally a range of seqs",
+    responses=responses(400, 404),
+)
+def read_events(
+    sb: Book,
+    match_id: str,
+    from_: Annotated[int, Query(alias="from", ge=1, description="the first seq")] = 1,
+    to: Annotated[int | None, Query(ge=1, description="the last seq")] = None,
+) -> EventsPage:
+    return EventsPage.model_validate({"events": sb.events(match_id, from_, to)})
+
+
+@router.get(
+    "/events",
+    summary="Events of all matches in global order, after a position",
+    responses=responses(400),
+)
+def follow(
+    sb: Book,
+    after: Annotated[int, Query(ge=0, description="the last position already read")] = 0,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 500,
+) -> FollowOut:
+    return FollowOut.model_validate({"events": sb.events_after(after, limit)})

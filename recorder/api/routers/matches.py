@@ -1,0 +1,158 @@
+"""Matches: start, list, summary, state, scores, legal moves, export, import, verify."""
+# No `from __future__ import annotations`: FastAPI must see the route annotations as real objects.
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Body, Query, Request
+from fastapi.responses import StreamingResponse
+
+from recorder.api.deps import Book, Recorder
+from recorder.api.errors import responses
+from recorder.api.models import (
+    ImportOut,
+    LegalOut,
+    MatchCreated,
+    MatchDetail,
+    MatchList,
+    Scores,
+    StateOut,
+    VerifyOut,
+)
+from recorder.errors import BadRequest
+
+router = APIRouter(prefix="/matches", tags=["matches"])
+
+At = Annotated[int | None, Query(ge=1, description="a seq of the match: the answer as it was then")]
+AT_400 = "`at` is not a seq of this match, or a malformed parameter"
+
+
+class JSONLinesResponse(StreamingResponse):
+    media_type = "application/x-ndjson"
+
+
+@router.post(
+    "",
+    status_code=201,
+    summary="Start a match (the body is match_started's data)",
+    response_description="Started: the new match id and its stored match_started event",
+    responses=responses(
+        400, 401, 409, 413, 422,
+        s400="Malformed data, or a field match_started does not have (named)",
+        s409="The body's event_id was already used for another event",
+        s422="The game, the players or the options are refused (`illegal_event`, seq 1)",
+    ),
+)
+def create_match(
+    sb: Book,
+    who: Recorder,
+    data: Annotated[
+        dict[str, Any],
+        Body(
+            description="match_started's data, and optionally an `event_id` for retries",
+            examples=[{"game": "hats-off", "players": [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}]}],
+        ),
+    ],
+) -> MatchCreated:
+    event_id = data.pop("event_id", None) if isinstance(data.get("event_id"), str) else None
+    created = sb.start_match(data, who.name, event_id)
+    return MatchCreated(match_id=created["match_id"], seq=1, events=[created["event"]])
+
+
+@router.get("", summary="List matches, newest first", responses=responses(400))
+def list_matches(
+    sb: Book,
+    game: str | None = None,
+    player: Annotated[str | None, Query(description="a player id")] = None,
+    status: Literal["in_progress", "finished"] | None = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> MatchList:
+    items, total = sb.matches(game, player, status, limit, offset)
+    return MatchList.model_validate({"items": items, "total": total, "limit": limit, "offset": offset})
+
+
+@router.post(
+    "/import",
+    status_code=201,
+    summary="Import a match log (JSON Lines) as a new match",
+    response_description="Imported: the new match id and its last seq",
+    description="Lines may carry their hashes (an export: every hash is kept) or not (they are chained anew). "
+    "The import stops at the first refused line, names it, and stores nothing of the file.",
+    responses=responses(
+        400, 401, 413, 422,
+        s400="A line that is not a well-formed event: not JSON, not an object, an unknown type (`import_refused`, "
+        "with `line`), or a body that is not UTF-8",
+        s422="A line that breaks a rule or the hash chain (`import_refused`, with `line`); nothing is stored",
+    ),
+    openapi_extra={
+        "requestBody": {"required": True, "content": {"application/x-ndjson": {"schema": {"type": "string"}}}}
+    },
+)
+async def import_match(request: Request, sb: Book, who: Recorder) -> ImportOut:
+    raw = await request.body()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise BadRequest("the body must be UTF-8 JSON Lines") from e
+    return ImportOut.model_validate(sb.import_log(text, who.name))
+
+
+@router.get(
+    "/{match_id}",
+    summary="One match: game, players, status, last seq, scores",
+    responses=responses(404),
+)
+def get_match(sb: Book, match_id: str) -> MatchDetail:
+    return MatchDetail.model_validate(sb.summary(match_id))
+
+
+@router.get(
+    "/{match_id}/state", summary="The reducer's state (at a seq)", responses=responses(400, 404, s400=AT_400)
+)
+def state(sb: Book, match_id: str, at: At = None) -> StateOut:
+    return StateOut.model_validate(sb.state(match_id, at))
+
+
+@router.get(
+    "/{match_id}/scores", summary="FORMAT.md's scores JSON (at a seq)", responses=responses(400, 404, s400=AT_400)
+)
+def scores(sb: Book, match_id: str, at: At = None) -> Scores:
+    return Scores.model_validate(sb.scores(match_id, at))
+
+
+@router.get(
+    "/{match_id}/legal",
+    summary="Every legal next event for a player's known tiles",
+    responses=responses(400, 404, s400="The player does not play in the match, or `at` is not a seq of it"),
+)
+def legal(sb: Book, match_id: str, player: Annotated[str, Query(description="a player id")], at: At = None) -> LegalOut:
+    return LegalOut.model_validate(sb.legal(match_id, player, at))
+
+
+@router.get(
+    "/{match_id}/export",
+    summary="The match log as JSON Lines",
+    response_class=JSONLinesResponse,
+    responses={
+        200: {
+            "description": "One envelope per line, in seq order, with its hash: `import` reproduces every hash",
+            "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+        },
+        **responses(404),
+    },
+)
+def export(sb: Book, match_id: str) -> JSONLinesResponse:
+    lines = sb.export_lines(match_id)  # read before answering: a 404 stays a 404
+    return JSONLinesResponse(
+        iter(lines), headers={"Content-Disposition": f'attachment; filename="{match_id}.jsonl"'}
+    )
+
+
+@router.get(
+    "/{match_id}/verify",
+    summary="Check the hash chain",
+    response_model_exclude_none=True,
+    responses=responses(404),
+)
+def verify(sb: Book, match_id: str) -> VerifyOut:
+    return VerifyOut.model_validate(sb.verify(match_id).as_json())
