@@ -9,7 +9,8 @@ from datetime import date, timedelta
 from typing import Any
 
 from dashboard.theme import GRID, INK, MUTED, SEAT_COLOURS, base_layout
-from projections.stats import COUNTED_TAGS, TAG_LABELS, WinRate
+from projections.registry import get_game
+from projections.stats import WinRate
 
 Figure = dict[str, Any]
 
@@ -150,26 +151,29 @@ def bonus_chart(
     names: Mapping[str, str],
     matches: int,
 ) -> Figure:
-    """How often each bonus happened per player; High Five: captures and claims by their value."""
+    """How often each bonus happened per player; where the game values its tags (High Five's captures and
+    claims), how often each was worth how many points."""
     players = sorted(set(tags) | set(values), key=lambda p: names.get(p, p))
     if not players or not matches:
         return _no_data("No match in this selection")
     colours = player_colours(players)
     data = []
-    if game == "high-five":
+    descriptor = get_game(game).descriptor
+    if descriptor.valued_tags:
         found = sorted({v for p in players for v in values.get(p, Counter())})
         for pid in players:
             counts = values.get(pid, Counter())
             data.append({"type": "bar", "name": names.get(pid, pid), "x": [str(v) for v in found],
                          "y": [counts.get(v, 0) for v in found], "marker": {"color": colours[pid]},
                          "hovertemplate": f"{names.get(pid, pid)}: %{{y}} worth %{{x}}<extra></extra>"})
-        xaxis = _axis("points won by the capture or claim", type="category")
-        ytitle = "captures and claims"
+        valued = " and ".join(descriptor.tag_labels.get(t, t) for t in descriptor.valued_tags)
+        xaxis = _axis(f"points won by each of the {valued}", type="category")
+        ytitle = valued
     else:
-        kinds = [k for k in COUNTED_TAGS.get(game, ()) if any(tags.get(p, Counter()).get(k) for p in players)]
+        kinds = [k for k in descriptor.counted_tags if any(tags.get(p, Counter()).get(k) for p in players)]
         if not kinds:
             return _no_data("No bonus in this selection")
-        labels = [TAG_LABELS.get(k, k) for k in kinds]
+        labels = [descriptor.tag_labels.get(k, k) for k in kinds]
         for pid in players:
             tag_count = tags.get(pid, Counter())
             data.append({"type": "bar", "name": names.get(pid, pid), "x": labels,

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from projections.scores import scores_json
-from projections.stats import MatchFacts, is_bonus, match_facts
+from projections.stats import MatchFacts, match_facts
 from projections.timeline import Fold
 from recorder.store import EventStore
 
@@ -104,26 +104,7 @@ def match_date(summary: Mapping[str, Any]) -> str:
     return str(date)[:10] if date else str(summary.get("created_at", ""))[:10]
 
 
-def _extras(fold: Fold) -> dict[str, Any]:
-    assert fold.game is not None
-    if fold.game.name == "high-five":
-        from projections.high_five_tiles import TILES, value
-
-        return {"values": {t: value(t) for t in TILES}}
-    if fold.game.name == "hi-spot":
-        from projections.hi_spot_tiles import load_tile_set, positions_of
-
-        option = (fold.event(1).data.get("options") or {}).get("tile_set", "default")
-        try:
-            tiles = load_tile_set(option)
-        except Exception:  # an unreadable tile set was refused at match_started; draw racks as ids only
-            return {"patterns": {}}
-        return {"patterns": {t: positions_of(m) for t, m in tiles.masks.items()}}
-    return {}
-
-
-def build_replay(store: EventStore, match_id: str, fold: Fold) -> Replay:
-    assert fold.game is not None
+def build_replay(store: EventStore, match_id: str, fold: Fold[Any]) -> Replay:
     game = fold.game
     stored = {r.seq: r for r in store.event_rows(match_id)}
     check = store.verify(match_id)
@@ -148,7 +129,7 @@ def build_replay(store: EventStore, match_id: str, fold: Fold) -> Replay:
             superseded_reason=reason,
         ))
         totals.append(game.scores(fold.state_at(e.seq)).totals)
-        if rewind is None and is_bonus(game.name, note.tags):
+        if rewind is None and game.descriptor.is_bonus(note.tags):
             bonus.append(e.seq)
     if check.ok:
         chain_text = f"{check.events} events, chain intact"
@@ -166,7 +147,7 @@ def build_replay(store: EventStore, match_id: str, fold: Fold) -> Replay:
         bonus_steps=tuple(bonus),
         chain_ok=check.ok,
         chain_text=chain_text,
-        extras=_extras(fold),
+        extras=game.board_extras(fold.event(1).data),
     )
 
 
@@ -194,10 +175,9 @@ class StepView:
     row: EventRow | None
 
 
-def step_view(store: EventStore, replay: Replay, step: int, fold: Fold | None = None) -> StepView:
+def step_view(store: EventStore, replay: Replay, step: int, fold: Fold[Any] | None = None) -> StepView:
     """The match at step k: a lookup in the store's cached fold, never a refold."""
     fold = fold if fold is not None else store.fold(replay.match_id)
-    assert fold.game is not None
     k = clamp_step(step, fold.seq)
     seq = max(1, k)
     at = fold.at(seq)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 # Seat colours: distinct, readable on white, and colour-blind friendly enough (Okabe–Ito based).
 SEAT_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#7F7F7F", "#8C564B")
@@ -15,14 +15,6 @@ GRID = "#E5E7EB"
 PAPER = "#FFFFFF"
 FONT = "Inter, 'Segoe UI', 'DejaVu Sans', Arial, sans-serif"
 MONO = "DejaVu Sans Mono, monospace"  # numbers on tiles: every digit the same width
-
-GAME_TITLES: Mapping[str, str] = {
-    "tri-ominos": "Tri-Ominos",
-    "high-five": "High Five",
-    "hi-spot": "Hi-Spot",
-    "hats-off": "Hats Off",
-}
-
 
 def seat_colours(player_ids: Sequence[str]) -> dict[str, str]:
     return {pid: SEAT_COLOURS[i % len(SEAT_COLOURS)] for i, pid in enumerate(player_ids)}

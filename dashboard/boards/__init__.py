@@ -1,40 +1,47 @@
-"""Board figures, one module per game. Each draws a projection's state JSON (`Game.to_json`) as a plotly
-figure (a plain dict: built in well under a millisecond, no validation pass) and lists what the player
-panels beside the board say. They read nothing else: no rules, no store."""
+"""Board figures, one module per game, named after the game's package (`dashboard/boards/hi_spot.py`
+draws "hi-spot"). Each module has `figure(board, players, reveal, **extras)` — the projection's state
+JSON (`Game.to_json`) drawn as a plotly figure (a plain dict: built in well under a millisecond, no
+validation pass), the extras being the game's `board_extras` — and `panel(board, reveal)`, what the
+player panels beside the board say. They read nothing else: no rules, no store."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import importlib
+from collections.abc import Mapping, Sequence
+from functools import cache
+from types import ModuleType
 from typing import Any
 
-from dashboard.boards import hats_off, hi_spot, high_five, tri_ominos
 from dashboard.boards.drawing import Figure, empty_figure
 from dashboard.boards.panels import Panel
 
-__all__ = ["Figure", "board_figure", "empty_figure", "player_lines"]
+__all__ = ["Figure", "board_figure", "board_module", "empty_figure", "player_lines"]
 
 Players = Sequence[tuple[str, str]]
+PARTS = ("figure", "panel")
 
-_FIGURES: Mapping[str, Callable[..., Figure]] = {
-    "tri-ominos": tri_ominos.figure,
-    "high-five": high_five.figure,
-    "hi-spot": hi_spot.figure,
-    "hats-off": hats_off.figure,
-}
-_PANELS: Mapping[str, Callable[..., Panel]] = {
-    "tri-ominos": tri_ominos.panel,
-    "high-five": high_five.panel,
-    "hi-spot": hi_spot.panel,
-    "hats-off": hats_off.panel,
-}
+
+@cache
+def board_module(game: str) -> ModuleType:
+    """The module drawing `game`; ImportError naming the missing part when a game has no complete board."""
+    name = f"dashboard.boards.{game.replace('-', '_')}"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as e:
+        raise ImportError(f"no board for {game!r}: add {name.replace('.', '/')}.py (docs/ADDING_A_GAME.md)") from e
+    missing = [part for part in PARTS if not callable(getattr(module, part, None))]
+    if missing:
+        raise ImportError(f"{name} lacks {', '.join(missing)}")
+    return module
 
 
 def board_figure(game: str, board: Mapping[str, Any], players: Players, reveal: bool, **extra: Any) -> Figure:
     """The board of `game` drawn from its state JSON; hands and racks only when `reveal`."""
-    return _FIGURES[game](board, players, reveal, **extra)
+    figure: Figure = board_module(game).figure(board, players, reveal, **extra)
+    return figure
 
 
 def player_lines(game: str, board: Mapping[str, Any], reveal: bool) -> Panel:
     """player id -> the lines of that player's panel (hand, rack, pile …)."""
-    return _PANELS[game](board, reveal)
-
+    panel: Panel = board_module(game).panel(board, reveal)
+    return panel

@@ -8,8 +8,8 @@ from typing import Any
 from dash import Dash, Input, Output, State, ctx, dcc, html
 
 from dashboard.model import match_date, players_in
-from dashboard.theme import GAME_TITLES, seat_colours
-from projections.registry import GAME_NAMES
+from dashboard.theme import seat_colours
+from projections.registry import GAME_NAMES, game_title
 from recorder.store import EventStore
 
 PAGE_SIZE = 50
@@ -23,7 +23,7 @@ def layout(store: EventStore) -> html.Div:
         html.H1("Matches"),
         html.Div(className="filters", children=[
             html.Label(["Game", dcc.Dropdown(
-                id="filter-game", options=[{"label": GAME_TITLES[g], "value": g} for g in GAME_NAMES],
+                id="filter-game", options=[{"label": game_title(g), "value": g} for g in GAME_NAMES],
                 placeholder="All games", clearable=True)]),
             html.Label(["Player", dcc.Dropdown(
                 id="filter-player",
@@ -69,7 +69,7 @@ def table(items: list[dict[str, Any]]) -> html.Table:
         winners = ", ".join(names.get(w, w) for w in m["winners"]) or ("—" if m["status"] == "finished" else "")
         rows.append(html.Tr(className="match-row", **{"data-game": m["game"]}, children=[
             html.Td(match_date(m)),
-            html.Td(dcc.Link(GAME_TITLES.get(m["game"], m["game"]), href=href, className="game-link")),
+            html.Td(dcc.Link(game_title(m["game"]), href=href, className="game-link")),
             html.Td(players),
             html.Td(html.Span(status, className=f"badge badge-{m['status']}")),
             html.Td(winners),

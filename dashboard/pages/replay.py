@@ -17,7 +17,8 @@ from dash import ClientsideFunction, Dash, Input, Output, Patch, State, dcc, htm
 from dashboard.boards import board_figure, player_lines
 from dashboard.charts import score_chart, step_marker
 from dashboard.model import Replay, ReplayCache, StepView, clamp_step, points_text, step_view
-from dashboard.theme import GAME_TITLES, seat_colours
+from dashboard.theme import seat_colours
+from projections.registry import game_title, get_game
 from recorder.errors import StoreError
 from recorder.store import EventStore
 
@@ -51,7 +52,7 @@ def layout(store: EventStore, cache: ReplayCache, match_id: str, search: str | N
         dcc.Store(id="replay-sync"),
         dcc.Interval(id="replay-autoplay", interval=AUTOPLAY_MS, disabled=True),
         html.Div(className="replay-head", children=[
-            html.H1([GAME_TITLES.get(replay.game, replay.game), html.Span(
+            html.H1([game_title(replay.game), html.Span(
                 " · ".join(name for _, name in replay.players), className="subtitle")]),
             html.Div(className="head-badges", children=[
                 html.Span(status, className=f"badge badge-{'finished' if replay.finished else 'in_progress'}"),
@@ -167,7 +168,7 @@ def render_parts(replay: Replay, view: StepView) -> tuple[dict[str, Any], Any, s
             ]),
             *[html.Div(line, className="card-line") for line in lines.get(pid, [])],
         ]))
-    if not reveal and replay.game != "hats-off":
+    if not reveal and get_game(replay.game).descriptor.has_hidden_information:
         cards.append(html.Div("Hands and racks stay hidden while the match is in progress.", className="muted small"))
     info = html.Div(" · ".join(lines.get("", [])), className="board-info")
     label = f"Step {view.step} of {replay.seq}"

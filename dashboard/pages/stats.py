@@ -15,9 +15,8 @@ from dashboard.charts import (
     score_trend_chart,
 )
 from dashboard.model import ReplayCache
-from dashboard.theme import GAME_TITLES
 from projections import stats
-from projections.registry import GAME_NAMES
+from projections.registry import GAME_NAMES, game_title, game_titles
 from recorder.store import EventStore
 
 ALL = 100_000
@@ -45,7 +44,7 @@ def layout(store: EventStore, cache: ReplayCache, search: str | None = None) -> 
         html.H1("Statistics"),
         html.Div(className="filters", children=[
             html.Label(["Game", dcc.Dropdown(
-                id="stats-game", options=[{"label": GAME_TITLES[g], "value": g} for g in GAME_NAMES],
+                id="stats-game", options=[{"label": game_title(g), "value": g} for g in GAME_NAMES],
                 value=games[0], clearable=False)]),
             html.Label(["Player", dcc.Dropdown(
                 id="stats-player",
@@ -87,14 +86,14 @@ def charts(
     names = stats.player_names(facts)
     finished = sum(1 for f in chosen if f.finished)
     who = f" with {names.get(player, player)}" if player else ""
-    summary = (f"{GAME_TITLES.get(game, game)}: {len(chosen)} match{'es' if len(chosen) != 1 else ''}{who}, "
+    summary = (f"{game_title(game)}: {len(chosen)} match{'es' if len(chosen) != 1 else ''}{who}, "
                f"{finished} finished")
     return (
         score_trend_chart(stats.score_trend(chosen, player), names),
         points_per_turn_chart(stats.points_per_turn(chosen, player), names),
         bonus_chart(game, stats.tag_counts(chosen, player), stats.value_counts(chosen, player), names, len(chosen)),
         match_length_chart(stats.match_lengths(chosen)),
-        first_player_chart(stats.first_player_win_rate(everyone), GAME_TITLES, game),
+        first_player_chart(stats.first_player_win_rate(everyone), game_titles(), game),
         summary,
     )
 
