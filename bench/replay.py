@@ -82,17 +82,16 @@ def main() -> bool:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         sb = Scorebook.open(str(Path(tmp) / "bench.db"))
-        store = sb.store
         client = TestClient(build_app(sb))
         for game in OPTIONS:
             log = long_log(game)
             match_id = sb.import_log(import_lines(log), "bench")["match_id"]
             cache = ReplayCache()
             t = time.perf_counter()
-            layout(store, cache, match_id, "?step=0")  # opening the page builds the replay model once
+            layout(sb, cache, match_id, "?step=0")  # opening the page builds the replay model once
             open_ms = (time.perf_counter() - t) * 1000
             steps = [rng.randint(0, STEPS) for _ in range(SAMPLES)]
-            step_ms = _timed(partial(render_step, store, cache, match_id), steps)
+            step_ms = _timed(partial(render_step, sb, cache, match_id), steps)
 
             outputs = ["board.figure", "player-panel.children", "step-label.children", "score-text.children",
                        "event-now.children", "score-chart.figure"]

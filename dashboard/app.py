@@ -9,12 +9,12 @@ from dash import Dash, Input, Output, State, dcc, html
 
 from dashboard.model import ReplayCache
 from dashboard.pages import matches, replay, stats
-from recorder.store import EventStore
+from recorder.facade import Scorebook
 
 ASSETS = Path(__file__).parent / "assets"
 
 
-def create_dash(store: EventStore) -> Dash:
+def create_dash(sb: Scorebook) -> Dash:
     app = Dash(
         __name__,
         assets_folder=str(ASSETS),
@@ -42,16 +42,16 @@ def create_dash(store: EventStore) -> Dash:
     def route(pathname: str | None, search: str | None) -> Any:
         path = (pathname or "/").rstrip("/") or "/"
         if path in ("/", "/matches"):
-            return matches.layout(store)
+            return matches.layout(sb)
         if path == "/stats":
-            return stats.layout(store, cache, search)
+            return stats.layout(sb, cache, search)
         if path.startswith("/matches/"):
-            return replay.layout(store, cache, path.removeprefix("/matches/"), search)
+            return replay.layout(sb, cache, path.removeprefix("/matches/"), search)
         return html.Div(className="page", children=[
             html.H1("Not found"), html.P(["Nothing at ", html.Code(path), ". ", dcc.Link("See the matches", href="/")]),
         ])
 
-    matches.register(app, store)
-    replay.register(app, store, cache)
-    stats.register(app, store, cache)
+    matches.register(app, sb)
+    replay.register(app, sb, cache)
+    stats.register(app, sb, cache)
     return app

@@ -20,7 +20,7 @@ from typing import Any
 from projections.scores import scores_json
 from projections.stats import MatchFacts, match_facts
 from projections.timeline import Fold
-from recorder.store import EventStore
+from recorder.facade import Scorebook
 
 BONUS_LABEL = "bonus or capture"
 
@@ -68,14 +68,14 @@ class ReplayCache:
         self._size = size
         self._lock = threading.Lock()
 
-    def replay(self, store: EventStore, match_id: str, fold: Fold | None = None) -> Replay:
-        fold = fold if fold is not None else store.fold(match_id)
+    def replay(self, sb: Scorebook, match_id: str, fold: Fold | None = None) -> Replay:
+        fold = fold if fold is not None else sb.fold(match_id)
         with self._lock:
             cached = self._items.get(match_id)
             if cached is not None and cached.seq == fold.seq:
                 self._items.move_to_end(match_id)
                 return cached
-        replay = build_replay(store, match_id, fold)
+        replay = build_replay(sb, match_id, fold)
         with self._lock:
             self._items[match_id] = replay
             self._items.move_to_end(match_id)
@@ -83,13 +83,13 @@ class ReplayCache:
                 self._items.popitem(last=False)
         return replay
 
-    def facts(self, store: EventStore, summary: Mapping[str, Any]) -> MatchFacts:
+    def facts(self, sb: Scorebook, summary: Mapping[str, Any]) -> MatchFacts:
         key = (summary["match_id"], summary["seq"])
         with self._lock:
             hit = self._facts.get(key)
         if hit is not None:
             return hit
-        fold = store.fold(summary["match_id"])
+        fold = sb.fold(summary["match_id"])
         facts = match_facts(fold, summary["match_id"], match_date(summary))
         with self._lock:
             self._facts[key] = facts
@@ -104,10 +104,10 @@ def match_date(summary: Mapping[str, Any]) -> str:
     return str(date)[:10] if date else str(summary.get("created_at", ""))[:10]
 
 
-def build_replay(store: EventStore, match_id: str, fold: Fold[Any]) -> Replay:
+def build_replay(sb: Scorebook, match_id: str, fold: Fold[Any]) -> Replay:
     game = fold.game
-    stored = {r.seq: r for r in store.event_rows(match_id)}
-    check = store.verify(match_id)
+    stored = {r.seq: r for r in sb.event_rows(match_id)}
+    check = sb.verify(match_id)
     rows = []
     totals: list[Mapping[str, int]] = [{pid: 0 for pid, _ in fold.players}]
     bonus = []
@@ -141,7 +141,7 @@ def build_replay(store: EventStore, match_id: str, fold: Fold[Any]) -> Replay:
         players=tuple(fold.players),
         seq=fold.seq,
         finished=fold.finished,
-        summary=store.summary(match_id),
+        summary=sb.summary(match_id),
         rows=tuple(rows),
         totals=tuple(totals),
         bonus_steps=tuple(bonus),
@@ -175,9 +175,9 @@ class StepView:
     row: EventRow | None
 
 
-def step_view(store: EventStore, replay: Replay, step: int, fold: Fold[Any] | None = None) -> StepView:
+def step_view(sb: Scorebook, replay: Replay, step: int, fold: Fold[Any] | None = None) -> StepView:
     """The match at step k: a lookup in the store's cached fold, never a refold."""
-    fold = fold if fold is not None else store.fold(replay.match_id)
+    fold = fold if fold is not None else sb.fold(replay.match_id)
     k = clamp_step(step, fold.seq)
     seq = max(1, k)
     at = fold.at(seq)

@@ -15,7 +15,7 @@ from starlette.responses import JSONResponse
 from starlette.types import Receive, Scope, Send
 
 from dashboard.app import create_dash
-from recorder.store import EventStore
+from recorder.facade import Scorebook
 
 
 class _Dashboard:
@@ -31,7 +31,7 @@ class _Dashboard:
         await self.wsgi(scope, receive, send)  # type: ignore[arg-type]
 
 
-def mount_dashboard(app: FastAPI, store: EventStore) -> None:
-    dash_app = create_dash(store)
+def mount_dashboard(app: FastAPI, sb: Scorebook) -> None:
+    dash_app = create_dash(sb)
     app.state.dash = dash_app
     app.mount("/", _Dashboard(dash_app.server), name="dashboard")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
 
@@ -119,6 +119,12 @@ class Descriptor:
 Handler = Callable[[S, Mapping[str, Any]], S]  # (state, event data) -> the new state, or IllegalEvent
 
 
+class RandomMatch(Protocol):
+    def __call__(
+        self, rng: random.Random, players: list[dict[str, str]], options: dict[str, Any] | None = None
+    ) -> list[dict[str, Any]]: ...
+
+
 def _no_extras(_: Mapping[str, Any]) -> dict[str, Any]:
     return {}
 
@@ -134,7 +140,7 @@ class Game(Generic[S]):
     legal_moves: Callable[[S, str], list[dict[str, Any]]]  # every legal next event for a player's known tiles
     describe: Callable[[S, Event, S], Annotation]  # (before, event, after)
     # A complete legal match log (import form: type and data), played by a seeded random player.
-    random_match: Callable[[random.Random, list[dict[str, str]], dict[str, Any] | None], list[dict[str, Any]]]
+    random_match: RandomMatch
     # What a board needs besides the state JSON, from match_started's data (tile values, dot patterns).
     board_extras: Callable[[Mapping[str, Any]], dict[str, Any]] = _no_extras
 

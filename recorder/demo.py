@@ -8,7 +8,6 @@ from datetime import date, timedelta
 from projections.registry import GAME_NAMES, get_game
 from recorder.facade import Scorebook
 from recorder.logfile import import_lines
-from recorder.store import EventStore
 
 PLAYERS = [
     {"id": "ann", "name": "Ann"},
@@ -37,20 +36,13 @@ def demo_logs(matches_per_game: int, seed: int = 1) -> list[list[dict]]:
     return logs
 
 
-def _book(sb: Scorebook | EventStore) -> Scorebook:
-    """The facade; an EventStore is still accepted (callers moving over to Scorebook)."""
-    return sb if isinstance(sb, Scorebook) else Scorebook(sb)
-
-
-def record_demo(sb: Scorebook | EventStore, matches_per_game: int, seed: int = 1) -> int:
-    book = _book(sb)
+def record_demo(sb: Scorebook, matches_per_game: int, seed: int = 1) -> int:
     logs = demo_logs(matches_per_game, seed)
     for log in logs:
-        book.import_log(import_lines(log), "demo")
+        sb.import_log(import_lines(log), "demo")
     return len(logs)
 
 
-def seed_if_empty(sb: Scorebook | EventStore, matches_per_game: int, seed: int = 1) -> int:
-    book = _book(sb)
-    _, total = book.matches(limit=1)
-    return 0 if total else record_demo(book, matches_per_game, seed)
+def seed_if_empty(sb: Scorebook, matches_per_game: int, seed: int = 1) -> int:
+    _, total = sb.matches(limit=1)
+    return 0 if total else record_demo(sb, matches_per_game, seed)

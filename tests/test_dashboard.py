@@ -20,11 +20,10 @@ from projections.games.high_five.tiles import value as hf_value
 from projections.registry import get_game
 from projections.scores import scores_json
 from projections.timeline import Fold, fold_dicts
-from recorder.db import make_engine
 from recorder.demo import PLAYERS, record_demo
-from recorder.migrate import upgrade
+from recorder.facade import Scorebook
+from recorder.logfile import NewEvent, import_lines
 from recorder.server import build_app
-from recorder.store import EventStore, ImportLine, NewEvent, prepare_import
 
 
 def random_fold(game: str, seed: int = 3, players: int = 3) -> Fold:
@@ -36,16 +35,14 @@ def trace(fig: dict[str, Any], name: str) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def demo_store(tmp_path_factory: pytest.TempPathFactory) -> EventStore:
-    engine = make_engine(f"sqlite:///{tmp_path_factory.mktemp('dash') / 'db.sqlite'}")
-    upgrade(engine)
-    store = EventStore(engine)
-    record_demo(store, 1, seed=2)
-    return store
+def demo_store(tmp_path_factory: pytest.TempPathFactory) -> Scorebook:
+    sb = Scorebook.open(f"sqlite:///{tmp_path_factory.mktemp('dash') / 'db.sqlite'}")
+    record_demo(sb, 1, seed=2)
+    return sb
 
 
-def first_match(store: EventStore, game: str) -> str:
-    items, _ = store.list_matches(game=game, limit=1)
+def first_match(sb: Scorebook, game: str) -> str:
+    items, _ = sb.matches(game=game, limit=1)
     return str(items[0]["match_id"])
 
 
@@ -150,7 +147,7 @@ def test_score_chart_lines_and_step_marker() -> None:
     assert fig["layout"]["shapes"][0]["x0"] == 1
 
 
-def test_stats_figures_from_facts(demo_store: EventStore) -> None:
+def test_stats_figures_from_facts(demo_store: Scorebook) -> None:
     facts = stats_page.all_facts(demo_store, ReplayCache())
     trend, turns, bonus, length, first, summary = stats_page.charts(facts, "high-five", None, None, None)
     hf = [f for f in facts if f.game == "high-five"]
@@ -171,7 +168,7 @@ def test_stats_figures_from_facts(demo_store: EventStore) -> None:
 # --- the replay model and the step callback ----------------------------------------------------------
 
 
-def test_step_view_matches_the_projection(demo_store: EventStore) -> None:
+def test_step_view_matches_the_projection(demo_store: Scorebook) -> None:
     match_id = first_match(demo_store, "hi-spot")
     cache = ReplayCache()
     replay = cache.replay(demo_store, match_id)
@@ -190,12 +187,9 @@ def test_step_view_matches_the_projection(demo_store: EventStore) -> None:
 
 
 def test_rewinds_and_the_cache_follow_new_events(tmp_path: Path) -> None:
-    engine = make_engine(f"sqlite:///{tmp_path / 'db.sqlite'}")
-    upgrade(engine)
-    store = EventStore(engine)
+    store = Scorebook.open(f"sqlite:///{tmp_path / 'db.sqlite'}")
     log = get_game("hats-off").random_match(random.Random(4), PLAYERS[:2])
-    lines = [ImportLine(n, line) for n, line in enumerate(log[:10], start=1)]
-    match_id = store.store_prepared(prepare_import(lines, "desk"))["match_id"]
+    match_id = store.import_log(import_lines(log[:10]), "desk")["match_id"]
     cache = ReplayCache()
     assert cache.replay(store, match_id).seq == 10
     store.append(match_id, [NewEvent("rewind", {"to_seq": 8, "reason": "hat knocked by a sleeve"})], 10, "referee")
@@ -207,7 +201,7 @@ def test_rewinds_and_the_cache_follow_new_events(tmp_path: Path) -> None:
     assert replay.totals[11] == replay.totals[8]
 
 
-def test_render_step_outputs(demo_store: EventStore) -> None:
+def test_render_step_outputs(demo_store: Scorebook) -> None:
     match_id = first_match(demo_store, "tri-ominos")
     cache = ReplayCache()
     figure, panel, label, score_text, now, chart = render_step(demo_store, cache, match_id, 40)
@@ -222,7 +216,7 @@ def test_render_step_outputs(demo_store: EventStore) -> None:
 # --- one server ---------------------------------------------------------------------------------------
 
 
-def test_one_app_serves_the_api_and_the_dashboard(demo_store: EventStore) -> None:
+def test_one_app_serves_the_api_and_the_dashboard(demo_store: Scorebook) -> None:
     client = TestClient(build_app(demo_store))
     page = client.get("/matches/whatever?step=3")
     assert page.status_code == 200 and "<title>Scorebook</title>" in page.text

@@ -37,11 +37,11 @@ def figure(
     reveal: bool,
     values: Mapping[str, int] | None = None,
 ) -> dict[str, Any]:
-    """`values`: tile -> points; by default the projection's own tile values (never computed here)."""
+    """`values`: tile -> points; by default the game's own (its `board_extras`; never computed here)."""
     if values is None:
-        from projections.games.high_five.tiles import TILES, value
+        from projections.registry import get_game
 
-        values = {t: value(t) for t in TILES}
+        values = get_game("high-five").board_extras({})["values"]
     ids = [pid for pid, _ in players]
     colours, tints = seat_colours(ids), seat_tints(ids)
     last = board.get("last_play") or {}

@@ -10,14 +10,14 @@ from dash import Dash, Input, Output, State, ctx, dcc, html
 from dashboard.model import match_date, players_in
 from dashboard.theme import seat_colours
 from projections.registry import GAME_NAMES, game_title
-from recorder.store import EventStore
+from recorder.facade import Scorebook
 
 PAGE_SIZE = 50
 ALL = 100_000
 
 
-def layout(store: EventStore) -> html.Div:
-    everyone, _ = store.list_matches(limit=ALL)
+def layout(sb: Scorebook) -> html.Div:
+    everyone, _ = sb.matches(limit=ALL)
     players = players_in(everyone)
     return html.Div(className="page", children=[
         html.H1("Matches"),
@@ -82,7 +82,7 @@ def table(items: list[dict[str, Any]]) -> html.Table:
     return html.Table(className="table matches", children=[head, html.Tbody(rows)])
 
 
-def register(app: Dash, store: EventStore) -> None:
+def register(app: Dash, sb: Scorebook) -> None:
     @app.callback(
         Output("matches-offset", "data"),
         Input("filter-game", "value"),
@@ -97,7 +97,7 @@ def register(app: Dash, store: EventStore) -> None:
         if ctx.triggered_id == "matches-prev":
             return max(0, offset - PAGE_SIZE)
         if ctx.triggered_id == "matches-next":
-            _, total = store.list_matches(game or None, player or None, status or None, 1, 0)
+            _, total = sb.matches(game or None, player or None, status or None, 1, 0)
             return offset + PAGE_SIZE if offset + PAGE_SIZE < total else offset
         return 0
 
@@ -111,7 +111,7 @@ def register(app: Dash, store: EventStore) -> None:
     )
     def show(offset: int | None, game: Any, player: Any, status: Any) -> tuple[Any, str]:
         offset = offset or 0
-        items, total = store.list_matches(game or None, player or None, status or None, PAGE_SIZE, offset)
+        items, total = sb.matches(game or None, player or None, status or None, PAGE_SIZE, offset)
         if not total:
             return table([]), "No match recorded yet." if not (game or player or status) else "0 matches"
         shown = f"{offset + 1}–{offset + len(items)} of {total}" if total > PAGE_SIZE else f"{total}"

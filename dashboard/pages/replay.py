@@ -20,7 +20,7 @@ from dashboard.model import Replay, ReplayCache, StepView, clamp_step, points_te
 from dashboard.theme import seat_colours
 from projections.registry import game_title, get_game
 from recorder.errors import StoreError
-from recorder.store import EventStore
+from recorder.facade import Scorebook
 
 AUTOPLAY_MS = 700
 
@@ -30,16 +30,16 @@ def step_from_search(search: str | None) -> int | None:
     return clamp_step(values[0], 10**9) if values else None
 
 
-def layout(store: EventStore, cache: ReplayCache, match_id: str, search: str | None) -> html.Div:
+def layout(sb: Scorebook, cache: ReplayCache, match_id: str, search: str | None) -> html.Div:
     try:
-        replay = cache.replay(store, match_id)
+        replay = cache.replay(sb, match_id)
     except StoreError:
         return html.Div(className="page", children=[
             html.H1("No such match"),
             html.P([f"There is no match {match_id!r}. ", dcc.Link("Back to the matches", href="/")]),
         ])
     step = clamp_step(step_from_search(search) or 0, replay.seq)
-    view = step_view(store, replay, step)
+    view = step_view(sb, replay, step)
     meta = replay.summary.get("meta") or {}
     meta_bits = [str(meta[k]) if k == "tournament" else f"{k} {meta[k]}"
                  for k in ("tournament", "round", "table", "date") if meta.get(k) is not None]
@@ -187,18 +187,18 @@ def render_parts(replay: Replay, view: StepView) -> tuple[dict[str, Any], Any, s
     return figure, [info, *cards], label, score_text, now
 
 
-def render_step(store: EventStore, cache: ReplayCache, match_id: str, step: int) -> tuple[Any, ...]:
+def render_step(sb: Scorebook, cache: ReplayCache, match_id: str, step: int) -> tuple[Any, ...]:
     """The step-change callback's work: everything that changes with the step (see `bench`)."""
-    fold = store.fold(match_id)  # the store's cached fold: every state is kept
-    replay = cache.replay(store, match_id, fold)
-    view = step_view(store, replay, step, fold)
+    fold = sb.fold(match_id)  # the store's cached fold: every state is kept
+    replay = cache.replay(sb, match_id, fold)
+    view = step_view(sb, replay, step, fold)
     figure, panel, label, score_text, now = render_parts(replay, view)
     chart = Patch()
     chart["layout"]["shapes"][0] = step_marker(view.step)[0]
     return figure, panel, label, score_text, now, chart
 
 
-def register(app: Dash, store: EventStore, cache: ReplayCache) -> None:
+def register(app: Dash, sb: Scorebook, cache: ReplayCache) -> None:
     app.clientside_callback(
         ClientsideFunction(namespace="scorebook", function_name="navigate"),
         Output("replay-slider", "value"),
@@ -242,4 +242,4 @@ def register(app: Dash, store: EventStore, cache: ReplayCache) -> None:
         prevent_initial_call=True,
     )
     def on_step(step: Any, meta: Mapping[str, Any]) -> tuple[Any, ...]:
-        return render_step(store, cache, meta["match_id"], clamp_step(step, meta["n"]))
+        return render_step(sb, cache, meta["match_id"], clamp_step(step, meta["n"]))

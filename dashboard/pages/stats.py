@@ -17,19 +17,19 @@ from dashboard.charts import (
 from dashboard.model import ReplayCache
 from projections import stats
 from projections.registry import GAME_NAMES, game_title, game_titles
-from recorder.store import EventStore
+from recorder.facade import Scorebook
 
 ALL = 100_000
 GRAPH_CONFIG: Any = {"displayModeBar": False}
 
 
-def all_facts(store: EventStore, cache: ReplayCache) -> list[stats.MatchFacts]:
-    summaries, _ = store.list_matches(limit=ALL)
-    return [cache.facts(store, s) for s in summaries]
+def all_facts(sb: Scorebook, cache: ReplayCache) -> list[stats.MatchFacts]:
+    summaries, _ = sb.matches(limit=ALL)
+    return [cache.facts(sb, s) for s in summaries]
 
 
-def layout(store: EventStore, cache: ReplayCache, search: str | None = None) -> html.Div:
-    summaries, _ = store.list_matches(limit=ALL)
+def layout(sb: Scorebook, cache: ReplayCache, search: str | None = None) -> html.Div:
+    summaries, _ = sb.matches(limit=ALL)
     games = [g for g in GAME_NAMES if any(s["game"] == g for s in summaries)] or list(GAME_NAMES)
     asked = parse_qs((search or "").lstrip("?")).get("game", [""])[0]
     if asked in GAME_NAMES:
@@ -98,7 +98,7 @@ def charts(
     )
 
 
-def register(app: Dash, store: EventStore, cache: ReplayCache) -> None:
+def register(app: Dash, sb: Scorebook, cache: ReplayCache) -> None:
     @app.callback(
         Output("stats-trend", "figure"),
         Output("stats-turns", "figure"),
@@ -112,4 +112,4 @@ def register(app: Dash, store: EventStore, cache: ReplayCache) -> None:
         Input("stats-dates", "end_date"),
     )
     def update(game: str, player: str | None, start: str | None, end: str | None) -> tuple[Any, ...]:
-        return charts(all_facts(store, cache), game or GAME_NAMES[0], player or None, start, end)
+        return charts(all_facts(sb, cache), game or GAME_NAMES[0], player or None, start, end)

@@ -19,10 +19,9 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable, Iterable
-from typing import Any, cast
+from typing import Any
 
 from fastapi import FastAPI
-from pydantic import BaseModel
 
 from projections.protocol import EventSpec
 from projections.registry import all_games
@@ -50,7 +49,7 @@ class _Components:
 
     def add_model(self, prefix: str, spec: EventSpec) -> str:
         """The data model of `spec` (and the models it uses) as components; returns the model's name."""
-        model = _data_model(spec)
+        model = spec.data
         schema = model.model_json_schema(ref_template=f"{REF}{prefix}.{{model}}")
         for name, sub in schema.pop("$defs", {}).items():
             # A nested model's name is fixed by the ref_template: a clash here would break the refs.
@@ -59,11 +58,6 @@ class _Components:
             self.schemas[f"{prefix}.{name}"] = sub
         schema.setdefault("description", spec.summary)
         return self.add(f"{prefix}.{model.__name__}", schema)
-
-
-def _data_model(spec: EventSpec) -> type[BaseModel]:
-    # EventSpec's field `type` shadows the builtin in its class body, which hides `data`'s type from mypy.
-    return cast("type[BaseModel]", spec.data)
 
 
 def _event_branch(prefix: str, spec: EventSpec, model: str) -> dict[str, Any]:

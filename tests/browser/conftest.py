@@ -22,10 +22,9 @@ from typing import Any
 import pytest
 
 from projections.registry import GAME_NAMES, get_game
-from recorder.db import make_engine
 from recorder.demo import PLAYERS, record_demo
-from recorder.migrate import upgrade
-from recorder.store import EventStore, ImportLine, NewEvent, prepare_import
+from recorder.facade import Scorebook
+from recorder.logfile import NewEvent, import_lines
 
 CHROMIUM = os.environ.get("SCOREBOOK_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -38,7 +37,7 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 @dataclass
 class LiveServer:
     url: str
-    store: EventStore
+    sb: Scorebook
     by_game: dict[str, str] = field(default_factory=dict)  # a finished demo match per game
     in_progress: str = ""
     rewound: str = ""
@@ -60,28 +59,27 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _import(store: EventStore, log: list[dict[str, Any]], by: str = "desk-1") -> str:
-    lines = [ImportLine(n, line) for n, line in enumerate(log, start=1)]
-    return str(store.store_prepared(prepare_import(lines, by))["match_id"])
+def _import(sb: Scorebook, log: list[dict[str, Any]], by: str = "desk-1") -> str:
+    return str(sb.import_log(import_lines(log), by)["match_id"])
 
 
-def seed(store: EventStore) -> LiveServer:
-    record_demo(store, 1, seed=5)
-    server = LiveServer("", store)
-    items, _ = store.list_matches(limit=100)
+def seed(sb: Scorebook) -> LiveServer:
+    record_demo(sb, 1, seed=5)
+    server = LiveServer("", sb)
+    items, _ = sb.matches(limit=100)
     for m in items:
         server.by_game.setdefault(m["game"], m["match_id"])
     # An unfinished Tri-Ominos match: hands must stay hidden.
     log = get_game("tri-ominos").random_match(random.Random(11), PLAYERS[:3])
-    server.in_progress = _import(store, log[:40])
+    server.in_progress = _import(sb, log[:40])
     # A Hi-Spot match where a referee rewound three events and play went on.
     log = get_game("hi-spot").random_match(random.Random(12), PLAYERS[:2])
-    match_id = _import(store, log[:30])
+    match_id = _import(sb, log[:30])
     again = [NewEvent(e["type"], e["data"]) for e in log[27:30]]
-    store.append(match_id, [NewEvent("note", {"text": "table 2 asks for a check", "about_seq": 28}),
+    sb.append(match_id, [NewEvent("note", {"text": "table 2 asks for a check", "about_seq": 28}),
                             NewEvent("rewind", {"to_seq": 27, "reason": "tile recorded in the wrong section"})],
                  30, "referee")
-    store.append(match_id, again, 32, "desk-1")
+    sb.append(match_id, again, 32, "desk-1")
     server.rewound = match_id
     assert set(server.by_game) == set(GAME_NAMES)
     return server
@@ -94,12 +92,10 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
     from recorder.server import build_app
 
     _chromium()  # no browser: nothing to serve
-    engine = make_engine(f"sqlite:///{tmp_path_factory.mktemp('dashboard') / 'scorebook.db'}")
-    upgrade(engine)
-    store = EventStore(engine)
-    server = seed(store)
+    sb = Scorebook.open(f"sqlite:///{tmp_path_factory.mktemp('dashboard') / 'scorebook.db'}")
+    server = seed(sb)
     port = _free_port()
-    uv = uvicorn.Server(uvicorn.Config(build_app(store), host="127.0.0.1", port=port, log_level="warning"))
+    uv = uvicorn.Server(uvicorn.Config(build_app(sb), host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=uv.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
@@ -111,7 +107,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
     yield server
     uv.should_exit = True
     thread.join(timeout=10)
-    engine.dispose()
+    sb.close()
 
 
 @pytest.fixture(scope="session")

@@ -38,7 +38,7 @@ def wait_step(page: Any, k: int, n: int) -> None:
 
 
 def expected_score_text(server: LiveServer, match_id: str, k: int) -> str:
-    sheet = scores_json(server.store.fold(match_id, at=max(1, k)), match_id)
+    sheet = scores_json(server.sb.fold(match_id, at=max(1, k)), match_id)
     return " · ".join(f"{p['name']} {p['score'] if k else 0}" for p in sheet["players"])
 
 
@@ -49,9 +49,9 @@ def board_traces(page: Any) -> list[dict[str, Any]]:
 
 
 def expected_board(server: LiveServer, match_id: str, k: int) -> list[dict[str, Any]]:
-    fold = server.store.fold(match_id)
+    fold = server.sb.fold(match_id)
     assert fold.game is not None
-    replay = ReplayCache().replay(server.store, match_id)
+    replay = ReplayCache().replay(server.sb, match_id)
     state = fold.game.to_json(fold.state_at(max(1, k)))
     fig = board_figure(fold.game.name, state, fold.players, replay.finished, **replay.extras)
     traces = json.loads(json.dumps(fig["data"]))  # as the browser received it
@@ -91,7 +91,7 @@ def test_step_with_the_keyboard_and_the_url_keeps_the_step(page: Any, live_serve
     shot(page, f"replay-{game}-end")
     page.keyboard.press("Home")
     wait_step(page, 0, n)
-    bonus = ReplayCache().replay(live_server.store, match_id).bonus_steps  # a busy position for the picture
+    bonus = ReplayCache().replay(live_server.sb, match_id).bonus_steps  # a busy position for the picture
     mid = max([s for s in bonus if s <= n * 3 // 5] or [n // 2])
     open_replay(page, live_server, match_id, f"?step={mid}")
     assert board_traces(page) == expected_board(live_server, match_id, mid)
@@ -117,7 +117,7 @@ def test_buttons_slider_bonus_jump_and_autoplay(page: Any, live_server: LiveServ
     page.keyboard.press("ArrowRight")
     wait_step(page, 3, n)
     # Next bonus: the first event after step 3 tagged as a bonus.
-    replay = ReplayCache().replay(live_server.store, match_id)
+    replay = ReplayCache().replay(live_server.sb, match_id)
     target = next(s for s in replay.bonus_steps if s > 3)
     page.click("#step-bonus")
     wait_step(page, target, n)
@@ -140,7 +140,7 @@ def test_buttons_slider_bonus_jump_and_autoplay(page: Any, live_server: LiveServ
 def test_matches_page_lists_filters_and_links(page: Any, live_server: LiveServer) -> None:
     page.goto(live_server.url + "/")
     page.wait_for_selector("tr.match-row")
-    _, total = live_server.store.list_matches(limit=1)
+    _, total = live_server.sb.matches(limit=1)
     assert page.locator("tr.match-row").count() == total
     games = page.locator("tr.match-row").evaluate_all("rows => rows.map(r => r.dataset.game)")
     assert set(games) == set(GAME_NAMES)
@@ -150,7 +150,7 @@ def test_matches_page_lists_filters_and_links(page: Any, live_server: LiveServer
     page.get_by_role("option", name="High Five").click()
     page.wait_for_function(
         "() => [...document.querySelectorAll('tr.match-row')].every(r => r.dataset.game === 'high-five')")
-    _, hf_total = live_server.store.list_matches(game="high-five", limit=1)
+    _, hf_total = live_server.sb.matches(game="high-five", limit=1)
     assert page.locator("tr.match-row").count() == hf_total
     # Each row links to its replay.
     page.locator("tr.match-row a.replay-link").first.click()
@@ -163,7 +163,7 @@ def test_status_and_player_filters(page: Any, live_server: LiveServer) -> None:
     page.wait_for_selector("tr.match-row")
     page.click("#filter-status")
     page.get_by_role("option", name="in progress").click()
-    unfinished, _ = live_server.store.list_matches(status="in_progress", limit=100)
+    unfinished, _ = live_server.sb.matches(status="in_progress", limit=100)
     assert len(unfinished) == 2
     page.wait_for_function("n => document.querySelectorAll('tr.match-row').length === n", arg=len(unfinished))
     assert all("in progress" in t for t in page.locator("tr.match-row").all_inner_texts())
@@ -171,7 +171,7 @@ def test_status_and_player_filters(page: Any, live_server: LiveServer) -> None:
     page.get_by_role("option", name="finished").click()
     page.click("#filter-player")
     page.get_by_role("option", name="Ann", exact=True).click()
-    expected, _ = live_server.store.list_matches(player="ann", status="finished", limit=100)
+    expected, _ = live_server.sb.matches(player="ann", status="finished", limit=100)
     page.wait_for_function("n => document.querySelectorAll('tr.match-row').length === n", arg=len(expected))
     assert all("Ann" in t for t in page.locator("tr.match-row").all_inner_texts())
 
