@@ -90,3 +90,16 @@ def test_links_stay_inside_the_repository(path: Path) -> None:
         resolved = (path.parent / target.split("#")[0]).resolve()
         assert resolved.is_relative_to(ROOT), f"{path.name} links outside the repository: {target}"
         assert resolved.exists(), f"{path.name} links to a missing file: {target}"
+
+
+def test_the_readme_python_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(encoding="utf-8"), re.S)
+    assert blocks
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "var").mkdir()
+    scope: dict[str, Any] = {}
+    exec(compile(blocks[0], "README.md", "exec"), scope)  # noqa: S102 - our own docs
+    sb = scope["sb"]
+    assert sb.verify(scope["copy"]["match_id"]).ok
+    assert sb.export(scope["copy"]["match_id"]) == sb.export(scope["m"]["match_id"])  # every hash kept
+    sb.close()
