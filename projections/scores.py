@@ -8,7 +8,6 @@ from projections.timeline import Fold
 
 
 def scores_json(fold: Fold, match_id: str | None = None) -> dict[str, Any]:
-    assert fold.game is not None
     sheet = fold.game.scores(fold.state)
     return {
         "match_id": match_id,

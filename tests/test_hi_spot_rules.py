@@ -109,7 +109,7 @@ def test_a_stack_added_to_and_then_brought_to_nine_scores_nine_once() -> None:
     lines += [place("bo", "MID2", 2, [3, 4, 5]), place("bo", "ONE5", 2, [8])]
     f = play(lines)
     assert state_json(f)["turn"]["points"] == 18
-    assert f.game is not None and f.game.legal_moves(f.state, "bo") == [
+    assert f.game.legal_moves(f.state, "bo") == [
         {"type": "tiles_drawn", "data": {"player": "bo", "tiles": [None, None]}, "points": 18, "mid_turn": False}
     ]
     f = play(lines + [draw("bo", "ONE6", "CEN2"), end("bo")])

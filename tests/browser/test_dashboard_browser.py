@@ -50,7 +50,6 @@ def board_traces(page: Any) -> list[dict[str, Any]]:
 
 def expected_board(server: LiveServer, match_id: str, k: int) -> list[dict[str, Any]]:
     fold = server.sb.fold(match_id)
-    assert fold.game is not None
     replay = ReplayCache().replay(server.sb, match_id)
     state = fold.game.to_json(fold.state_at(max(1, k)))
     fig = board_figure(fold.game.name, state, fold.players, replay.finished, **replay.extras)
