@@ -89,8 +89,9 @@ class Descriptor:
     tag_labels: Mapping[str, str] = field(default_factory=dict)
     # Tags whose value (`capture:3`) the statistics chart by points instead of counting.
     valued_tags: tuple[str, ...] = ()
-    # The key of the state JSON that names the player who began the match.
+    # The key of the state JSON that names the player who began the match, and the one who acts next.
     first_player_key: str | None = None
+    to_move_key: str | None = None
     # Paths in the state JSON private to one player ("players.*.hand": each player's own hand).
     hidden_state: tuple[str, ...] = ()
 
@@ -116,6 +117,20 @@ class Descriptor:
         return any(t.split(":", 1)[0] in self.bonus_tags for t in tags)
 
 
+@dataclass(frozen=True)
+class PadStep:
+    """One choice on the scorepad's point-and-click path to a legal move (docs/scorepad.md).
+
+    The pad shows the choices of the first step of every legal move, then, once one is picked, those
+    of the next step among the moves that remain, until one move is left.
+    """
+
+    kind: str  # "action" (a button), "hand" (a tile or hat in hand), "board" (a place: clickable on the board too),
+    # "option" (a rotation, an orientation, a capture …)
+    value: str  # what is chosen, unique among the choices of its step ("-1,0", "T08", "ann9")
+    label: str  # what the button says
+
+
 Handler = Callable[[S, Mapping[str, Any]], S]  # (state, event data) -> the new state, or IllegalEvent
 
 
@@ -127,6 +142,18 @@ class RandomMatch(Protocol):
 
 def _no_extras(_: Mapping[str, Any]) -> dict[str, Any]:
     return {}
+
+
+def _no_notation(event: Mapping[str, Any]) -> str:
+    raise NotImplementedError("this game has no scorepad notation yet")
+
+
+def _no_parse(state: Any, text: str) -> dict[str, Any]:
+    raise IllegalEvent("this game has no scorepad notation yet")
+
+
+def _no_path(move: Mapping[str, Any]) -> tuple[PadStep, ...]:
+    return ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -143,6 +170,13 @@ class Game(Generic[S]):
     random_match: RandomMatch
     # What a board needs besides the state JSON, from match_started's data (tile values, dot patterns).
     board_extras: Callable[[Mapping[str, Any]], dict[str, Any]] = _no_extras
+    # The scorepad's one-line notation (docs/scorepad.md): an event ({type, data}) as a line, and a line
+    # typed at the table read back into the event, in the state it is typed in (IllegalEvent with what
+    # was not understood). parse_notation(s, notation(e)) == e for every event of the game.
+    notation: Callable[[Mapping[str, Any]], str] = _no_notation
+    parse_notation: Callable[[S, str], dict[str, Any]] = _no_parse
+    # The point-and-click path to a legal move (as legal_moves gives it).
+    pad_path: Callable[[Mapping[str, Any]], tuple[PadStep, ...]] = _no_path
 
     def __post_init__(self) -> None:
         if set(self.handlers) != self.descriptor.event_types:
