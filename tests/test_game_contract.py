@@ -13,6 +13,8 @@ import pytest
 
 from dashboard.boards import board_figure, board_module, player_lines
 from projections.errors import IllegalEvent
+from projections.notation import legal_moves as notation_moves
+from projections.notation import parse_line, to_notation
 from projections.registry import GAME_NAMES, all_games, game_title, get_game
 from projections.schemas import COMMON_EVENTS, game_schema, game_summary, unknown_fields
 from projections.scores import scores_json
@@ -107,3 +109,27 @@ def test_every_game_has_a_board_module_and_docs(name: str) -> None:
 def test_a_game_without_a_board_is_named() -> None:
     with pytest.raises(ImportError, match="no board for 'chess'"):
         board_module("chess")
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_every_event_has_a_notation_that_reads_back(name: str) -> None:
+    game = get_game(name)
+    assert game.descriptor.to_move_key is None or isinstance(game.descriptor.to_move_key, str)
+    log = game.random_match(random.Random(11), PLAYERS[: max(game.descriptor.min_players, 2)], None)
+    fold = fold_dicts(log)
+    seen_paths = 0
+    for seq, line in enumerate(log[1:], start=2):
+        before = fold.state_at(seq - 1)
+        text = to_notation(game, line)
+        assert "\n" not in text and text == " ".join(text.split()), text
+        assert parse_line(game, before, text) == {"type": line["type"], "data": line["data"]}, text
+        if seq % 7 == 0:
+            for move in notation_moves(game, before, [pid for pid, _ in fold.players]):
+                assert parse_line(game, before, move["notation"])["type"] == move["type"]
+                path = game.pad_path(move)
+                assert path and all(step.kind in ("action", "hand", "board", "option") for step in path)
+                seen_paths += 1
+    assert seen_paths
+    for shared in ({"type": "note", "data": {"text": "Bo asks", "about_seq": 3}},
+                   {"type": "rewind", "data": {"to_seq": 2, "reason": "wrong tile"}}):
+        assert parse_line(game, fold.state, to_notation(game, shared)) == shared
