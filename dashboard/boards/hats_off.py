@@ -25,6 +25,46 @@ def _hole_xy(area_index: int, number: int) -> tuple[float, float]:
     return x0 + 0.8 + col * HOLE_STEP, 3.4 - row * HOLE_STEP
 
 
+def _scale(board: Mapping[str, Any], ids: Sequence[str]) -> tuple[float, float]:
+    """The figure's width in board units and its pixels per unit."""
+    counting = [h for h in board.get("hats", []) if h.get("counts", True)]
+    strip_len = max([1, *(sum(1 for h in counting if h["to"] == w) for w in ("board", "off"))])
+    width = len(ids) * (AREA_W + AREA_GAP) - AREA_GAP
+    span_x = max(width, STRIP_X + strip_len * STRIP_STEP) + 0.6
+    span_y = AREA_H + 0.7 + 0.4 + 0.8 * 3
+    return span_x, min(ASSUMED_WIDTH / span_x, (HEIGHT - 20) / span_y)
+
+
+def _strips(board: Mapping[str, Any]) -> list[tuple[str, list[tuple[str, int]], float]]:
+    """The rows of hats under the areas: (title, hats, y); the row of late hats only when there are some."""
+    strips: list[tuple[str, list[tuple[str, int]]]] = [
+        ("On the board", []), ("Off the board", []), ("Launched after HATS OFF (no points)", [])]
+    for h in board.get("hats", []):
+        key = (h["player"], h["hat"])
+        if not h.get("counts", True):
+            strips[2][1].append(key)
+        elif h["to"] == "board":
+            strips[0][1].append(key)
+        elif h["to"] == "off":
+            strips[1][1].append(key)
+    rows = []
+    y = -0.7
+    for title, hats in strips:
+        if not hats and title.startswith("Launched"):
+            continue
+        rows.append((title, hats, y))
+        y -= 0.8
+    return rows
+
+
+def _stack_xy(hx: float, hy: float, level: int) -> tuple[float, float]:
+    return hx, hy - 0.12 + level * NEST_RISE
+
+
+def _strip_xy(k: int, y: float) -> tuple[float, float]:
+    return STRIP_X + k * STRIP_STEP, y + 0.05
+
+
 def figure(board: Mapping[str, Any], players: Sequence[tuple[str, str]], reveal: bool) -> dict[str, Any]:
     ids = [pid for pid, _ in players]
     colours, tints = seat_colours(ids), seat_tints(ids)
@@ -34,12 +74,7 @@ def figure(board: Mapping[str, Any], players: Sequence[tuple[str, str]], reveal:
     last_hat = (last.get("player"), last.get("hat")) if last.get("hat") else None
     data: list[dict[str, Any]] = []
     annotations: list[dict[str, Any]] = []
-    counting = [h for h in board.get("hats", []) if h.get("counts", True)]
-    strip_len = max([1, *(sum(1 for h in counting if h["to"] == w) for w in ("board", "off"))])
-    width = len(ids) * (AREA_W + AREA_GAP) - AREA_GAP
-    span_x = max(width, STRIP_X + strip_len * STRIP_STEP) + 0.6
-    span_y = AREA_H + 0.7 + 0.4 + 0.8 * 3
-    ppu = min(ASSUMED_WIDTH / span_x, (HEIGHT - 20) / span_y)  # pixels per unit
+    span_x, ppu = _scale(board, ids)  # ppu: pixels per unit
     hole_size = int(0.8 * HOLE_STEP * ppu)
     hat_size = int(0.55 * HOLE_STEP * ppu)
     hole_x: list[float] = []
@@ -84,25 +119,13 @@ def figure(board: Mapping[str, Any], players: Sequence[tuple[str, str]], reveal:
         hx, hy = _hole_xy(ids.index(area), hole["number"])
         for level, h in enumerate(hole.get("stack", [])):
             where = f"in hole {hole['number']} of {names[area]}'s area" + (f", nested {level} deep" if level else "")
-            add_hat(h["player"], h["hat"], hx, hy - 0.12 + level * NEST_RISE, max(14, hat_size - 5 * level), where)
-    strips: list[tuple[str, list[tuple[str, int]]]] = [
-        ("On the board", []), ("Off the board", []), ("Launched after HATS OFF (no points)", [])]
-    for h in board.get("hats", []):
-        key = (h["player"], h["hat"])
-        if not h.get("counts", True):
-            strips[2][1].append(key)
-        elif h["to"] == "board":
-            strips[0][1].append(key)
-        elif h["to"] == "off":
-            strips[1][1].append(key)
-    y = -0.7
-    for title, hats in strips:
-        if not hats and title.startswith("Launched"):
-            continue
+            add_hat(h["player"], h["hat"], *_stack_xy(hx, hy, level), max(14, hat_size - 5 * level), where)
+    rows = _strips(board)
+    for title, hats, y in rows:
         annotations.append(label(0, y, f"{title}:" + ("" if hats else " none"), 12, INK, "left", "middle"))
         for k, (owner, hat) in enumerate(hats):
-            add_hat(owner, hat, STRIP_X + k * STRIP_STEP, y + 0.05, int(hat_size * 0.85), title.lower())
-        y -= 0.8
+            add_hat(owner, hat, *_strip_xy(k, y), int(hat_size * 0.85), title.lower())
+    y = rows[-1][2] - 0.8  # below the last row
     if highlight is not None:
         hx, hy, size = highlight
         data.append(marker_trace([hx], [hy], {"symbol": "circle", "size": size + 22, "color": "rgba(242,183,5,0.30)",
@@ -118,6 +141,72 @@ def figure(board: Mapping[str, Any], players: Sequence[tuple[str, str]], reveal:
     hi_y = AREA_H + 0.7
     layout = board_layout(HEIGHT, (-0.3, span_x - 0.3), (lo_y, hi_y), square=True, annotations=annotations)
     return {"data": data, "layout": layout}
+
+
+def _hat_spots(board: Mapping[str, Any], ids: Sequence[str]) -> dict[tuple[str, int], tuple[float, float]]:
+    """Where figure() draws each launched hat: in its hole's stack, or in a row under the areas."""
+    spots: dict[tuple[str, int], tuple[float, float]] = {}
+    for hole in board.get("holes", []):
+        if hole["area"] not in ids:
+            continue
+        hx, hy = _hole_xy(ids.index(hole["area"]), hole["number"])
+        for level, h in enumerate(hole.get("stack", [])):
+            spots[(h["player"], h["hat"])] = _stack_xy(hx, hy, level)
+    for _, hats, y in _strips(board):
+        for k, key in enumerate(hats):
+            spots[key] = _strip_xy(k, y)
+    return spots
+
+
+def _hat_key(text: str, ids: Sequence[str]) -> tuple[str, int] | None:
+    """`bo4` (after `in`) or `bo 4` (a hat to move) -> ("bo", 4)."""
+    owner, _, number = text.rpartition(" ")
+    if not owner:
+        owner, number = text[:-1], text[-1:]
+    return (owner, int(number)) if owner in ids and number.isdigit() else None
+
+
+def targets(board: Mapping[str, Any], values: Sequence[str]) -> list[dict[str, Any]]:
+    """The scorepad's "board" choices drawn on the figure, each point's customdata its value: a hole
+    (`ann9`), a hat to nest in (`in bo4`) or a knocked hat to move (`bo 4`), where figure() draws it."""
+    players = board.get("players", [])
+    ids = [p["id"] for p in players]
+    names = {p["id"]: p.get("name") or p["id"] for p in players}
+    _, ppu = _scale(board, ids)
+    spots = _hat_spots(board, ids)
+    xs: list[float] = []
+    ys: list[float] = []
+    sizes: list[int] = []
+    custom: list[str] = []
+    hover: list[str] = []
+    for value in values:
+        # `in bo4` (a hat to nest in), else `bo 4` (a hat to move; `in 4` when a player's id is "in").
+        nest = _hat_key(value[3:], ids) if value.startswith("in ") else None
+        hat = nest or (_hat_key(value, ids) if " " in value else None)
+        area, number = value[:-1], value[-1:]
+        if hat is not None and hat in spots:
+            x, y = spots[hat]
+            size = int(0.75 * HOLE_STEP * ppu)
+            text = f"{'into' if nest else 'move'} {names[hat[0]]}'s hat {hat[1]}"
+        elif hat is None and area in ids and number.isdigit() and number != "0":
+            x, y = _hole_xy(ids.index(area), int(number))
+            size = int(0.95 * HOLE_STEP * ppu)
+            text = f"hole {number} of {names[area]}'s area"
+        else:
+            continue  # not a place of the figure ("board", "off", a hat it does not draw)
+        xs.append(x)
+        ys.append(y)
+        sizes.append(size)
+        custom.append(value)
+        hover.append(text)
+    if not xs:
+        return []
+    return [{
+        "type": "scatter", "mode": "markers", "x": xs, "y": ys, "customdata": custom, "text": hover,
+        "hovertemplate": "%{text}<extra></extra>", "name": "targets", "showlegend": False,
+        "marker": {"symbol": "circle", "size": sizes, "color": "rgba(242,183,5,0.35)",
+                   "line": {"color": HIGHLIGHT, "width": 3}},
+    }]
 
 
 def panel(board: Mapping[str, Any], reveal: bool) -> Panel:

@@ -166,3 +166,36 @@ def panel(board: Mapping[str, Any], reveal: bool) -> Panel:
     if turn:
         info.append(f"this turn so far: {turn.get('points', 0)}")
     return player_panel(board, lines, info)
+
+
+def targets(board: Mapping[str, Any], values: Sequence[str]) -> list[dict[str, Any]]:
+    """The sections the scorepad's current step offers ("1".."9"), as large clickable rings at the
+    section centres, each point's customdata the section's value (values that name no section are skipped)."""
+    xs: list[float] = []
+    ys: list[float] = []
+    keep: list[str] = []
+    for value in values:
+        if not (value.isdigit() and 1 <= int(value) <= 9):
+            continue
+        x0, y0 = _section_origin(int(value))
+        xs.append(x0 + SECTION / 2)
+        ys.append(y0 + SECTION / 2)
+        keep.append(value)
+    if not keep:
+        return []
+    return [
+        {
+            "type": "scatter",
+            "mode": "markers+text",
+            "x": xs,
+            "y": ys,
+            "customdata": keep,
+            "text": keep,
+            "textposition": "middle center",
+            "textfont": {"size": 22, "color": INK},
+            "hovertemplate": "place in section %{customdata}<extra></extra>",
+            "name": "choose a section",
+            "showlegend": False,
+            "marker": {"size": 56, "color": "rgba(242, 183, 5, 0.45)", "line": {"color": HIGHLIGHT, "width": 4}},
+        }
+    ]

@@ -1,4 +1,5 @@
-"""High Five: the face-up layout and each player's capture pile, every tile with its value."""
+"""High Five: the face-up layout and each player's capture pile, every tile with its value; on the scorepad,
+the layout tiles a play may capture as large clickable targets (`targets`)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,14 @@ PX_PER_UNIT = 30
 
 def tile_value(tile: str, values: Mapping[str, int]) -> int:
     return values.get(tile, 0)
+
+
+def _tile_box(i: int, top: float) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1) of the `i`-th tile of a section whose tiles start at height `top`."""
+    col, row = i % PER_ROW, i // PER_ROW
+    x0 = col * STEP_X
+    y1 = top - row * ROW_H
+    return x0, y1 - TILE_H, x0 + TILE_W, y1
 
 
 def figure(
@@ -67,6 +76,7 @@ def figure(
     hover_x: list[float] = []
     hover_y: list[float] = []
     hover_t: list[str] = []
+    hover_c: list[str | None] = []
     annotations: list[dict[str, Any]] = []
     marks: list[tuple[list[float], list[float], str, str]] = []  # outlines: x, y, colour, dash
     y = 0.0
@@ -78,10 +88,7 @@ def figure(
             words = "empty" if owner == "" else "no captures yet"
             annotations.append(label(0, y - 0.2, words, 12, MUTED, "left", "top"))
         for i, tile in enumerate(tiles):
-            col, row = i % PER_ROW, i // PER_ROW
-            x0 = col * STEP_X
-            y1 = y - row * ROW_H
-            y0 = y1 - TILE_H
+            x0, y0, _, y1 = _tile_box(i, y)
             xs, ys = rects.setdefault(fill, ([], []))
             add_path(xs, ys, rect_path(x0, y0, x0 + TILE_W, y1))
             add_path(dividers_x, dividers_y, ([x0 + TILE_W / 2, x0 + TILE_W / 2], [y0 + 0.12, y1 - 0.12]))
@@ -97,6 +104,7 @@ def figure(
             hover_x.append(x0 + TILE_W / 2)
             hover_y.append((y0 + y1) / 2)
             hover_t.append(f"{tile} · worth {v}")
+            hover_c.append(tile if owner == "" else None)  # a tap on a layout tile picks it on the pad
             outline_x, outline_y = rect_path(x0 - 0.08, y0 - 0.08, x0 + TILE_W + 0.08, y1 + 0.08)
             is_last = owner == "" and tile == last.get("tile") and last.get("capture") is None
             is_last = is_last or bool(owner and owner == last.get("player") and last.get("capture") is not None
@@ -111,7 +119,7 @@ def figure(
     data.extend(line_trace(xs2, ys2, colour, 4, "mark", dash=dash) for xs2, ys2, colour, dash in marks)
     data.append(text_trace(text_x, text_y, text_t, "ends", 14, INK, MONO))
     data.append(text_trace(val_x, val_y, val_t, "values", 11, "#0B6E4F"))
-    data.append(hover_trace(hover_x, hover_y, hover_t, 22, "hover"))
+    data.append({**hover_trace(hover_x, hover_y, hover_t, 22, "hover"), "customdata": hover_c})
     width_units = PER_ROW * STEP_X
     height_units = -y + 0.3
     layout = board_layout(
@@ -133,3 +141,41 @@ def panel(board: Mapping[str, Any], reveal: bool) -> Panel:
     if board.get("claimable"):
         info.append("claimable: " + ", ".join("+".join(c["tiles"]) for c in board["claimable"]))
     return player_panel(board, lines, info)
+
+
+def targets(board: Mapping[str, Any], values: Sequence[str]) -> list[dict[str, Any]]:
+    """The scorepad's "board" choices, the layout tiles a play may capture, drawn on top of `figure(board, …)`:
+    a thick outline around each tile and a large clickable marker on it whose `customdata` is the tile
+    (values not in the layout are skipped)."""
+    layout = list(board.get("layout", []))
+    xs: list[float] = []
+    ys: list[float] = []
+    keep: list[str] = []
+    outline_x: Coords = []
+    outline_y: Coords = []
+    for value in values:
+        if value not in layout:
+            continue
+        x0, y0, x1, y1 = _tile_box(layout.index(value), -TITLE_H)  # the layout is the first section
+        add_path(outline_x, outline_y, rect_path(x0 - 0.14, y0 - 0.14, x1 + 0.14, y1 + 0.14))
+        xs.append((x0 + x1) / 2)
+        ys.append((y0 + y1) / 2)
+        keep.append(value)
+    if not keep:
+        return []
+    return [
+        line_trace(outline_x, outline_y, HIGHLIGHT, 5, "capture outlines"),
+        {
+            "type": "scatter",
+            "mode": "markers",
+            "x": xs,
+            "y": ys,
+            "customdata": keep,
+            "text": [f"capture {v}" for v in keep],
+            "hovertemplate": "%{text}<extra></extra>",
+            "name": "choose the capture",
+            "showlegend": False,
+            "marker": {"symbol": "square", "size": 40, "color": "rgba(242, 183, 5, 0.30)",
+                       "line": {"color": HIGHLIGHT, "width": 3}},
+        },
+    ]

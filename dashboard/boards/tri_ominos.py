@@ -1,4 +1,5 @@
-"""Tri-Ominos: the triangles as placed, the number at every corner, the last tile highlighted."""
+"""Tri-Ominos: the triangles as placed, the number at every corner, the last tile highlighted; on the scorepad,
+the cells a placement may go to as large clickable triangles (`targets`)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ from dashboard.boards.drawing import (
     Path,
     add_path,
     board_layout,
-    empty_figure,
     fill_trace,
     hover_trace,
+    label,
     line_trace,
     text_trace,
 )
@@ -22,6 +23,7 @@ from dashboard.theme import HIGHLIGHT, INK, MONO, MUTED, seat_colours, seat_tint
 
 SQRT3 = math.sqrt(3.0)
 HEIGHT = 560
+EMPTY = "No tile on the table yet"
 
 
 def point_xy(p: Sequence[int]) -> tuple[float, float]:
@@ -29,16 +31,55 @@ def point_xy(p: Sequence[int]) -> tuple[float, float]:
     return float(p[0]), p[1] * SQRT3
 
 
+def cell_points(cell: Sequence[int]) -> list[tuple[int, int]]:
+    """The corner points of cell [q, r] (RULES.md §1 "Grid"): up (q + r even) top, bottom-right,
+    bottom-left; down bottom, top-left, top-right — what the state JSON's `points_at` lists."""
+    q, r = cell[0], cell[1]
+    if (q + r) % 2 == 0:
+        return [(q, r + 1), (q + 1, r), (q - 1, r)]
+    return [(q, r), (q - 1, r + 1), (q + 1, r + 1)]
+
+
+def cell_centre(cell: Sequence[int]) -> tuple[float, float]:
+    """Where the figure draws the middle of cell [q, r] (the centroid of its triangle)."""
+    pts = [point_xy(p) for p in cell_points(cell)]
+    return sum(p[0] for p in pts) / 3, sum(p[1] for p in pts) / 3
+
+
+def _viewport(board: Mapping[str, Any]) -> tuple[float, float, float, float]:
+    """(mid_x, mid_y, span_x, span_y) of the figure: every placed tile and the middle of every open cell (where
+    the pad's targets go) with a unit's margin, never less than 8 units high, at about 1.45:1 (equal scales fill
+    the graph); an empty table centres on the starting cell [0, 0]."""
+    tiles = board.get("board") or []
+    pts = [point_xy(p) for t in tiles for p in t["points_at"]] or [point_xy(p) for p in cell_points((0, 0))]
+    pts += [cell_centre(c) for c in board.get("open_cells") or []]
+    lo_x, hi_x = min(x for x, _ in pts) - 1.0, max(x for x, _ in pts) + 1.0
+    lo_y, hi_y = min(y for _, y in pts) - 1.0, max(y for _, y in pts) + 1.0
+    span_y = max(hi_y - lo_y, (hi_x - lo_x) / 1.45, 8.0)
+    return (lo_x + hi_x) / 2, (lo_y + hi_y) / 2, span_y * 1.45, span_y
+
+
+def _px_per_unit(span_y: float) -> float:
+    return (HEIGHT - 20) / span_y
+
+
 def figure(board: Mapping[str, Any], players: Sequence[tuple[str, str]], reveal: bool) -> dict[str, Any]:
     tiles = board.get("board") or []
     ids = [pid for pid, _ in players]
     colours, tints = seat_colours(ids), seat_tints(ids)
-    if not tiles:
-        return empty_figure("No tile on the table yet", HEIGHT)
+    if not tiles:  # the board's frame all the same, so the pad's target for the first tile lines up
+        mid_x, mid_y, span_x, span_y = _viewport(board)
+        layout = board_layout(
+            HEIGHT,
+            (mid_x - span_x / 2, mid_x + span_x / 2),
+            (mid_y - span_y / 2, mid_y + span_y / 2),
+            square=True,
+            annotations=[label(mid_x, mid_y + 2.2, EMPTY, 16, MUTED)],
+            meta={"tiles": 0, "last_cell": None},
+        )
+        return {"data": [], "layout": layout}
     last = board.get("last_placement") or {}
     last_cell = tuple(last.get("cell") or ())
-    xs_all: list[float] = []
-    ys_all: list[float] = []
     shapes_by_player: dict[str, tuple[Coords, Coords]] = {}
     bridge_x: Coords = []
     bridge_y: Coords = []
@@ -58,8 +99,6 @@ def figure(board: Mapping[str, Any], players: Sequence[tuple[str, str]], reveal:
         path = ([px for px, _ in ring], [py for _, py in ring])
         xs, ys = shapes_by_player.setdefault(t["player"], ([], []))
         add_path(xs, ys, path)
-        xs_all.extend(path[0])
-        ys_all.extend(path[1])
         if t.get("bridge"):  # an inner outline marks a bridge
             add_path(bridge_x, bridge_y, ([cx + 0.72 * (px - cx) for px in path[0]],
                                           [cy + 0.72 * (py - cy) for py in path[1]]))
@@ -83,14 +122,8 @@ def figure(board: Mapping[str, Any], players: Sequence[tuple[str, str]], reveal:
         data.append(line_trace(bridge_x, bridge_y, MUTED, 1, "bridges", dash="dot"))
     if last_poly is not None:
         data.append(fill_trace(*last_poly, "rgba(242,183,5,0.35)", HIGHLIGHT, 5, "last tile"))
-    lo_x, hi_x = min(xs_all), max(xs_all)
-    lo_y, hi_y = min(ys_all), max(ys_all)
-    # Equal scales: a range of about 1.45:1 fills the graph; the font follows the size of a triangle.
-    span_y = max(hi_y - lo_y + 2.0, (hi_x - lo_x + 2.0) / 1.45, 8.0)
-    span_x = span_y * 1.45
-    mid_x, mid_y = (lo_x + hi_x) / 2, (lo_y + hi_y) / 2
-    px_per_unit = (HEIGHT - 20) / span_y
-    size = max(9, min(17, int(px_per_unit * 0.62)))
+    mid_x, mid_y, span_x, span_y = _viewport(board)
+    size = max(9, min(17, int(_px_per_unit(span_y) * 0.62)))  # the font follows the size of a triangle
     data.append(text_trace(num_x, num_y, num_t, "corners", size, INK, MONO))
     data.append(hover_trace(hover_x, hover_y, hover_t, max(8, size), "tiles"))
     layout = board_layout(
@@ -101,6 +134,37 @@ def figure(board: Mapping[str, Any], players: Sequence[tuple[str, str]], reveal:
         meta={"tiles": len(tiles), "last_cell": list(last_cell) if last_cell else None},
     )
     return {"data": data, "layout": layout}
+
+
+def targets(board: Mapping[str, Any], values: Sequence[str]) -> list[dict[str, Any]]:
+    """The scorepad's "board" choices (cells "q,r") as large triangles at the cells' centres, pointing the
+    way the cell does, on top of `figure(board, …)`; a point's `customdata` is its value."""
+    cells: list[tuple[str, tuple[int, int]]] = []
+    for value in values:
+        q, r = (int(part) for part in value.split(","))
+        cells.append((value, (q, r)))
+    if not cells:
+        return []
+    centres = [cell_centre(cell) for _, cell in cells]
+    size = max(26, min(80, int(_px_per_unit(_viewport(board)[3]) * 1.5)))  # about 2/3 of a triangle's height
+    return [
+        {
+            "type": "scatter",
+            "mode": "markers",
+            "x": [x for x, _ in centres],
+            "y": [y for _, y in centres],
+            "customdata": [value for value, _ in cells],
+            "text": [f"@{value}" for value, _ in cells],
+            "hovertemplate": "%{text}<extra></extra>",
+            "marker": {
+                "size": size,
+                "symbol": ["triangle-up" if (q + r) % 2 == 0 else "triangle-down" for _, (q, r) in cells],
+                "color": "rgba(31,36,48,0.14)",  # an empty place to click, unlike the last tile's highlight
+                "line": {"color": INK, "width": 2.5},
+            },
+            "name": "targets",
+        }
+    ]
 
 
 def panel(board: Mapping[str, Any], reveal: bool) -> Panel:

@@ -1,6 +1,6 @@
 """Hats Off: rounds of launched hats, nesting, knocked hats and the HATS OFF call (RULES.md §4)."""
 
-from projections.games.hats_off import moves, player, rules, view
+from projections.games.hats_off import moves, notation, player, rules, view
 from projections.games.hats_off.events import EVENTS
 from projections.protocol import Descriptor, Game
 
@@ -17,6 +17,8 @@ DESCRIPTOR = Descriptor(
     tag_labels={"hole": "hats in a hole", "nested": "nested hats", "hats_off": "HATS OFF calls"},
     valued_tags=(),
     first_player_key="caller",
+    # Nobody "is to move" during a round: everyone launches at once, so no key of the state names one.
+    to_move_key=None,
     hidden_state=(),  # no hidden information: every hat lands in plain sight
 )
 
@@ -30,6 +32,9 @@ GAME: Game[rules.State] = Game(
     legal_moves=moves.legal_moves,
     describe=view.describe,
     random_match=player.random_match,
+    notation=notation.to_notation,
+    parse_notation=notation.parse,
+    pad_path=notation.pad_path,
 )
 
 State = rules.State

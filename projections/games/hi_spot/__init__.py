@@ -2,10 +2,11 @@
 
 `rules` (state, handlers, turn scoring), `moves` (legal moves), `view` (state JSON, descriptions, the
 tile patterns for the board), `player` (a seeded random legal player), `events` (the event models),
-`tiles` (dot patterns, orientations, tile sets; the default set is `tilesets/default.json`).
+`tiles` (dot patterns, orientations, tile sets; the default set is `tilesets/default.json`), `notation`
+(the scorepad's one-line notation and click paths).
 """
 
-from projections.games.hi_spot import moves, player, rules, view
+from projections.games.hi_spot import moves, notation, player, rules, view
 from projections.games.hi_spot.events import EVENTS
 from projections.protocol import Descriptor, Game
 
@@ -29,6 +30,7 @@ DESCRIPTOR = Descriptor(
     },
     valued_tags=(),
     first_player_key="first_player",
+    to_move_key="to_act",  # null outside play: the first-player draw, the racks being drawn, between rounds
     hidden_state=("players.*.rack",),
 )
 
@@ -43,6 +45,9 @@ GAME: Game[rules.State] = Game(
     describe=view.describe,
     random_match=player.random_match,
     board_extras=view.board_extras,
+    notation=notation.to_notation,
+    parse_notation=notation.parse,
+    pad_path=notation.pad_path,
 )
 
 State = rules.State

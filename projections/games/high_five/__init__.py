@@ -1,6 +1,10 @@
-"""High Five (RULES.md §2): the double-fifteen capture game. See docs/rules/high-five.md."""
+"""High Five (RULES.md §2): the double-fifteen capture game. See docs/rules/high-five.md.
 
-from projections.games.high_five import moves, player, rules, view
+The package assembles the game from its modules: `rules` (state, event handlers, scores), `moves` (legal
+moves), `view` (annotations and the state JSON), `notation` (the scorepad's lines and click paths),
+`player` (a seeded random player), `events` (the data model of each event) and the leaf `tiles`."""
+
+from projections.games.high_five import moves, notation, player, rules, view
 from projections.games.high_five.events import EVENTS
 from projections.protocol import Descriptor, Game
 
@@ -17,6 +21,7 @@ DESCRIPTOR = Descriptor(
     tag_labels={"capture": "captures", "claim": "claims", "missed": "missed captures"},
     valued_tags=("capture", "claim"),
     first_player_key="leader",
+    to_move_key="to_play",
     hidden_state=("players.*.hand.tiles",),
 )
 
@@ -31,6 +36,9 @@ GAME: Game[rules.State] = Game(
     describe=view.describe,
     random_match=player.random_match,
     board_extras=view.board_extras,
+    notation=notation.to_notation,
+    parse_notation=notation.parse,
+    pad_path=notation.pad_path,
 )
 
 State = rules.State

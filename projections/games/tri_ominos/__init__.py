@@ -1,9 +1,10 @@
 """Tri-Ominos (RULES.md §1): the package assembles the game from its modules — `rules` (state, event
 handlers, scores; the BRIDGE RULE is `rules.is_bridge`), `moves` (legal moves), `view` (annotations and
-the state JSON), `player` (a seeded random player), `events` (the data model of each event), and the
-leaves `grid` (the triangular grid) and `tiles` (the 56 tiles)."""
+the state JSON), `notation` (the scorepad's lines and click paths), `player` (a seeded random player),
+`events` (the data model of each event), and the leaves `grid` (the triangular grid) and `tiles` (the
+56 tiles)."""
 
-from projections.games.tri_ominos import moves, player, rules, view
+from projections.games.tri_ominos import moves, notation, player, rules, view
 from projections.games.tri_ominos.events import EVENTS
 from projections.protocol import Descriptor, Game
 
@@ -28,6 +29,7 @@ DESCRIPTOR = Descriptor(
     },
     valued_tags=(),
     first_player_key="starter",
+    to_move_key="turn",
     hidden_state=("players.*.hand",),
 )
 
@@ -41,6 +43,9 @@ GAME: Game[rules.State] = Game(
     legal_moves=moves.legal_moves,
     describe=view.describe,
     random_match=player.random_match,
+    notation=notation.to_notation,
+    parse_notation=notation.parse,
+    pad_path=notation.pad_path,
 )
 
 State = rules.State
