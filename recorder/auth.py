@@ -1,18 +1,25 @@
-"""Bearer tokens: a name (stored as events' recorded_by) and a role. Only the token's SHA-256 is kept."""
+"""Bearer tokens: a name (stored as events' recorded_by) and a role. Only the token's SHA-256 is kept.
+
+`check_events` is the one role check on what is written: the HTTP API's append route and the
+dashboard's scorepad both call it before appending."""
 
 from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from recorder.db import for_writing
+from recorder.errors import Forbidden
 from recorder.tables import ApiToken, utcnow
 
 ROLES = ("recorder", "referee", "admin")  # each may do what the ones before it may
+EVENT_ROLES = {"rewind": "referee"}  # event types that need more than a recorder
 
 
 @dataclass(frozen=True)
@@ -24,8 +31,19 @@ class Principal:
         return ROLES.index(self.role) >= ROLES.index(role)
 
 
-def _digest(token: str) -> str:
+def token_digest(token: str) -> str:
+    """What is stored of a token: its SHA-256, in hex."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def check_events(who: Principal, events: Iterable[Any]) -> None:
+    """Forbidden, naming the role needed, unless `who` may write every one of `events` (mappings with a
+    "type", or objects with a `.type`: NewEvent, the API's models). A rewind needs a referee."""
+    for event in events:
+        kind = event.get("type") if isinstance(event, Mapping) else getattr(event, "type", None)
+        needed = EVENT_ROLES.get(kind) if isinstance(kind, str) else None
+        if needed is not None and not who.may(needed):
+            raise Forbidden(f"only a {needed} may {kind}; token {who.name!r} is a {who.role}")
 
 
 def create_token(engine: Engine, name: str, role: str) -> str:
@@ -36,7 +54,7 @@ def create_token(engine: Engine, name: str, role: str) -> str:
         raise ValueError("a token needs a name of 1 to 128 characters")
     token = "sb_" + secrets.token_urlsafe(32)
     with Session(for_writing(engine)) as s:
-        s.add(ApiToken(name=name, role=role, token_hash=_digest(token)))
+        s.add(ApiToken(name=name, role=role, token_hash=token_digest(token)))
         s.commit()
     return token
 
@@ -44,7 +62,7 @@ def create_token(engine: Engine, name: str, role: str) -> str:
 def authenticate(engine: Engine, token: str) -> Principal | None:
     with Session(engine) as s:
         row = s.exec(
-            select(ApiToken).where(ApiToken.token_hash == _digest(token), col(ApiToken.revoked_at).is_(None))
+            select(ApiToken).where(ApiToken.token_hash == token_digest(token), col(ApiToken.revoked_at).is_(None))
         ).first()
         return Principal(row.name, row.role) if row else None
 

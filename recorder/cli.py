@@ -79,6 +79,10 @@ def serve(
     from recorder.server import build_app
 
     sb = _write(db)
+    try:
+        _ = sb.sessions  # the session secret and lifetime: a problem shows now, not at the first sign-in
+    except (OSError, ValueError) as e:
+        raise _fail(f"sign-in sessions: {e}") from e
     if demo:
         from recorder.demo import seed_if_empty
 
@@ -93,7 +97,8 @@ def serve(
             "--data-binary @match.jsonl",
             soft_wrap=True,
         )
-    _print(f"Scorebook on http://{host}:{port}/  (API docs: http://{host}:{port}/docs)")
+    _print(f"Scorebook on http://{host}:{port}/  (sign in: http://{host}:{port}/login, "
+           f"API docs: http://{host}:{port}/docs)")
     uvicorn.run(build_app(sb), host=host, port=port, log_level="warning")
 
 

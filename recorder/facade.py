@@ -7,12 +7,16 @@
     sb.append(started["match_id"], [{"type": "round_started", "data": {"caller": "ann"}}], expected_seq=1)
     sb.scores(started["match_id"])
 
+    signed = sb.sign_in(token)                          # the browser's /login: a session cookie
+    sb.session_principal(signed.cookie)                 # Principal(name, role), or None
+
 The CLI, the HTTP API, the dashboard, the benchmarks and the tests go through it rather than
 assembling an engine, the migrations and a store themselves. Errors are `recorder.errors` classes.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
@@ -21,6 +25,7 @@ from typing import Any
 from sqlalchemy.engine import Engine
 
 from projections.errors import IllegalEvent
+from projections.notation import legal_moves
 from projections.scores import scores_json
 from projections.timeline import Fold
 from recorder import auth
@@ -28,6 +33,7 @@ from recorder.db import make_engine
 from recorder.errors import BadRequest, NotFound, SchemaBehind
 from recorder.logfile import ChainCheck, ImportLine, NewEvent, parse_jsonl
 from recorder.migrate import behind_head, upgrade
+from recorder.sessions import Sessions, SignedIn
 from recorder.store import EventStore
 from recorder.tables import StoredEvent
 
@@ -38,14 +44,21 @@ class Scorebook:
     engine: Engine
     store: EventStore
 
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: EventStore, *, session_secret: str | None = None) -> None:
+        """`session_secret` signs sign-in cookies; by default $SCOREBOOK_SECRET, else the file
+        `session-secret` in the data directory, made on first sign-in (recorder/sessions.py)."""
         self.store = store
         self.engine = store.engine
+        self._session_secret = session_secret
+        self._sessions: Sessions | None = None
+        self._sessions_lock = threading.Lock()
 
     # -- opening -----------------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, url: str | None = None, *, migrate: bool = True, cache_size: int = 256) -> Scorebook:
+    def open(
+        cls, url: str | None = None, *, migrate: bool = True, cache_size: int = 256, session_secret: str | None = None
+    ) -> Scorebook:
         """The database at `url` (a URL or a SQLite path; default $SCOREBOOK_DATABASE_URL, else
         var/scorebook.db). With `migrate` the schema is first brought to head; without, a database not
         at head raises SchemaBehind, whose message says to run `scorebook migrate`."""
@@ -60,12 +73,12 @@ class Scorebook:
         except BaseException:
             engine.dispose()
             raise
-        return cls(EventStore(engine, cache_size))
+        return cls(EventStore(engine, cache_size), session_secret=session_secret)
 
     @classmethod
-    def from_engine(cls, engine: Engine, cache_size: int = 256) -> Scorebook:
+    def from_engine(cls, engine: Engine, cache_size: int = 256, *, session_secret: str | None = None) -> Scorebook:
         """An engine whose schema is already at head (the tests' fixtures); nothing is migrated."""
-        return cls(EventStore(engine, cache_size))
+        return cls(EventStore(engine, cache_size), session_secret=session_secret)
 
     def close(self) -> None:
         """Close the engine's pooled connections."""
@@ -131,12 +144,13 @@ class Scorebook:
         }
 
     def legal(self, match_id: str, player: str, at: int | None = None) -> dict[str, Any]:
-        """Every legal next event for `player`'s known tiles."""
+        """Every legal next event for `player`'s known tiles, each with its scorepad `notation`
+        (projections.notation: the line that records it)."""
         fold = self.store.fold(match_id, at)
         if player not in {pid for pid, _ in fold.players}:
             raise BadRequest(f"{player!r} does not play in this match")
         try:
-            moves = [] if fold.finished else fold.game.legal_moves(fold.state, player)
+            moves = [] if fold.finished else legal_moves(fold.game, fold.state, [player])
         except IllegalEvent as e:
             raise BadRequest(e.reason) from e
         return {"match_id": match_id, "seq": fold.seq, "player": player, "moves": moves}
@@ -206,6 +220,31 @@ class Scorebook:
 
     def authenticate(self, token: str) -> auth.Principal | None:
         return auth.authenticate(self.engine, token)
+
+    # -- sign-in sessions (the browser's /login; recorder/sessions.py) ------------------------------
+
+    @property
+    def sessions(self) -> Sessions:
+        """Sign-in sessions; the secret and the lifetime are read on first use."""
+        if self._sessions is None:
+            with self._sessions_lock:
+                if self._sessions is None:
+                    self._sessions = Sessions(self.engine, self._session_secret)
+        return self._sessions
+
+    def sign_in(self, token: str) -> SignedIn:
+        """Exchange a token for a session: the signed cookie value, who it is, when it expires.
+        Unauthorized for an unknown or revoked token."""
+        return self.sessions.sign_in(token)
+
+    def session_principal(self, cookie: str | None) -> auth.Principal | None:
+        """Who a session cookie signs in, checked against the database on every call: None when the
+        cookie is missing or badly signed, or its session expired or was signed out, or its token revoked."""
+        return self.sessions.principal(cookie)
+
+    def sign_out(self, cookie: str | None) -> bool:
+        """End a cookie's session (the cookie is refused from now on); False if none was open."""
+        return self.sessions.sign_out(cookie)
 
 
 def _missing_sqlite_file(engine: Engine) -> str | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Column, DateTime, ForeignKey, Index, String
+from sqlalchemy import JSON, BigInteger, Column, DateTime, ForeignKey, Index, Integer, String
 from sqlmodel import Field, SQLModel
 
 from recorder.logfile import format_time
@@ -83,3 +83,17 @@ class ApiToken(SQLModel, table=True):
     token_hash: str = Field(unique=True, max_length=64)
     created_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
     revoked_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+
+
+class SignInSession(SQLModel, table=True):
+    """A browser's sign-in: a token exchanged once for a session (recorder/sessions.py). The cookie carries
+    the id signed with the server's secret; the session ends at expires_at, at sign-out, or when its token
+    is revoked."""
+
+    __tablename__ = "sessions"
+
+    id: str = Field(primary_key=True, max_length=64)
+    token_id: int = Field(sa_column=Column(Integer, ForeignKey("api_tokens.id"), nullable=False, index=True))
+    created_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+    expires_at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
+    ended_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))

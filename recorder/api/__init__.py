@@ -1,5 +1,8 @@
 """The HTTP API of FORMAT.md, under /api. Reads are open; writes need a bearer token.
 
+The browser's sign-in pages (/login, /logout: a token exchanged for a session cookie, recorder/sessions.py)
+are served by the same app, outside /api, from `routers/signin.py`.
+
 Laid out the FastAPI "bigger applications" way: `deps` (the facade, the principal, roles), `errors`
 (store errors -> HTTP statuses, in one place), `limits` (the body limit), `models` (request and answer
 bodies), `openapi` (the typed event bodies in the document), `docs` (/redoc), and one router per
@@ -14,7 +17,7 @@ from fastapi_offline import FastAPIOffline
 
 from recorder.api import docs, errors, openapi
 from recorder.api.limits import MAX_BODY_BYTES, BodyLimit
-from recorder.api.routers import events, games, matches, tokens
+from recorder.api.routers import events, games, matches, signin, tokens
 from recorder.facade import Scorebook
 
 DESCRIPTION = """Records tabletop tile-game matches as immutable, hash-chained events and replays them.
@@ -44,6 +47,7 @@ def create_api(sb: Scorebook) -> FastAPI:
     for router in (matches.router, events.router, games.router, tokens.router):
         api.include_router(router)
     app.include_router(api)
+    app.include_router(signin.router)  # /login, /logout: HTML for the browser, outside /api and the OpenAPI
     openapi.install(app)
     return app
 

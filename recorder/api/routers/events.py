@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, Response
 from recorder.api.deps import Book, Recorder
 from recorder.api.errors import responses
 from recorder.api.models import AppendIn, AppendResult, EventsPage, FollowOut
-from recorder.errors import Forbidden
+from recorder.auth import check_events
 from recorder.logfile import NewEvent
 
 router = APIRouter(tags=["events"])
@@ -35,8 +35,7 @@ APPEND_PATH = "/matches/{match_id}/events"
     },
 )
 def append(sb: Book, match_id: str, body: AppendIn, who: Recorder, response: Response) -> AppendResult:
-    if any(e.type == "rewind" for e in body.events) and not who.may("referee"):
-        raise Forbidden(f"only a referee may rewind; token {who.name!r} is a {who.role}")
+    check_events(who, body.events)
     events = [NewEvent(e.type, e.data, e.event_id) for e in body.events]
     stored, replayed = sb.append(match_id, events, body.expected_seq, who.name)
     if replayed:
