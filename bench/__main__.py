@@ -1,12 +1,12 @@
 """`make bench`: every benchmark, each reported as ratios against a baseline measured in the same run.
 
-`python -m bench startup` (or `replay`, `append`) runs only the ones named."""
+`python -m bench startup` (or `replay`, `append`, `pad`) runs only the ones named."""
 
 import sys
 
-from bench import append, replay, startup
+from bench import append, pad, replay, startup
 
-BENCHMARKS = {"replay": replay.main, "append": append.main, "startup": startup.main}
+BENCHMARKS = {"replay": replay.main, "append": append.main, "pad": pad.main, "startup": startup.main}
 
 chosen = sys.argv[1:] or list(BENCHMARKS)
 unknown = [name for name in chosen if name not in BENCHMARKS]

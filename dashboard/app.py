@@ -1,4 +1,5 @@
-"""The Dash app: a header, a router on the URL path, and the three pages."""
+"""The Dash app: a header (with who is signed in), a router on the URL path, and the pages: matches, replay,
+statistics, and the scorepad's two (`/record`, `/record/<id>`)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ from typing import Any
 
 from dash import Dash, Input, Output, State, dcc, html
 
-from dashboard.model import ReplayCache
-from dashboard.pages import matches, replay, stats
+from dashboard.model import PositionCache, ReplayCache
+from dashboard.pages import matches, pad, record, replay, stats
+from dashboard.pages.signin import principal, whoami
 from recorder.facade import Scorebook
 
 ASSETS = Path(__file__).parent / "assets"
@@ -25,6 +27,7 @@ def create_dash(sb: Scorebook) -> Dash:
         compress=False,
     )
     cache = ReplayCache()
+    positions = PositionCache()
     app.layout = html.Div(className="shell", children=[
         dcc.Location(id="url", refresh=False),
         html.Header(className="top", children=[
@@ -32,21 +35,31 @@ def create_dash(sb: Scorebook) -> Dash:
             html.Nav(children=[
                 dcc.Link("Matches", href="/", className="nav-link", id="nav-matches"),
                 dcc.Link("Statistics", href="/stats", className="nav-link", id="nav-stats"),
+                dcc.Link("Record", href="/record", className="nav-link", id="nav-record"),
                 html.A("API", href="/docs", className="nav-link"),
             ]),
+            html.Div(id="whoami", className="whoami-slot"),
         ]),
         html.Main(id="page"),
     ])
 
-    @app.callback(Output("page", "children"), Input("url", "pathname"), State("url", "search"))
-    def route(pathname: str | None, search: str | None) -> Any:
+    @app.callback(Output("page", "children"), Output("whoami", "children"), Input("url", "pathname"),
+                  State("url", "search"))
+    def route(pathname: str | None, search: str | None) -> tuple[Any, Any]:
         path = (pathname or "/").rstrip("/") or "/"
+        return page(path, search), whoami(principal(sb), path if path.startswith("/record") else "/record")
+
+    def page(path: str, search: str | None) -> Any:
         if path in ("/", "/matches"):
             return matches.layout(sb)
         if path == "/stats":
             return stats.layout(sb, cache, search)
         if path.startswith("/matches/"):
             return replay.layout(sb, cache, path.removeprefix("/matches/"), search)
+        if path == "/record":
+            return record.layout(sb)
+        if path.startswith("/record/"):
+            return pad.layout(sb, positions, path.removeprefix("/record/"))
         return html.Div(className="page", children=[
             html.H1("Not found"), html.P(["Nothing at ", html.Code(path), ". ", dcc.Link("See the matches", href="/")]),
         ])
@@ -54,4 +67,6 @@ def create_dash(sb: Scorebook) -> Dash:
     matches.register(app, sb)
     replay.register(app, sb, cache)
     stats.register(app, sb, cache)
+    record.register(app, sb)
+    pad.register(app, sb, positions)
     return app

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from projections.protocol import Game, PadStep
 from projections.scores import scores_json
 from projections.stats import MatchFacts, match_facts
 from projections.timeline import Fold
@@ -199,3 +200,125 @@ def players_in(matches: Sequence[Mapping[str, Any]]) -> dict[str, str]:
         for p in m.get("players", []):
             out.setdefault(p["id"], p.get("name") or p["id"])
     return out
+
+
+# -- the scorepad ----------------------------------------------------------------------------------
+#
+# The pad (dashboard/pages/pad.py) shows one position: the match right after its last event. What the
+# pad needs of it that does not change until the next event — the legal moves of every player with
+# their notation (`projections.notation.legal_moves`) and their point-and-click paths
+# (`Game.pad_path`) — is built once per (match, seq) and kept in a small LRU cache, so a click on a
+# step is a lookup.
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PadMove:
+    """A legal move as the pad offers it: its line, and the clicks to it as plain (kind, value, label)
+    tuples — the garbage collector stops tracking tuples of strings, which keeps a position of a thousand
+    moves cheap to hold. The event it records is read back from the line when asked for."""
+
+    notation: str  # the line that records it (projections.notation), also the datalist suggestion
+    steps: tuple[tuple[str, str, str], ...]  # the click path; () when the game gives it none (typed only)
+    game: Game[Any]
+    state: Any  # the position's state, where the notation is read
+
+    @property
+    def path(self) -> tuple[PadStep, ...]:
+        return tuple(PadStep(*step) for step in self.steps)
+
+    @property
+    def event(self) -> dict[str, Any]:
+        """{type, data}: what the move records (the notation reads back to exactly its event)."""
+        from projections.notation import parse_line
+
+        return parse_line(self.game, self.state, self.notation)
+
+
+@dataclass(frozen=True)
+class Position:
+    match_id: str
+    seq: int
+    moves: tuple[PadMove, ...]
+
+    @property
+    def notations(self) -> list[str]:
+        return [m.notation for m in self.moves]
+
+
+@dataclass(frozen=True)
+class Choices:
+    """Where a point-and-click path stands: the steps chosen so far, the choices of the next step and
+    the moves still possible (one left: the pad offers to record it)."""
+
+    chosen: tuple[PadStep, ...]
+    next: tuple[PadStep, ...]
+    remaining: tuple[PadMove, ...]
+
+    @property
+    def kind(self) -> str | None:
+        """The kind of the next step when all its choices share one ("board": drawn on the board too)."""
+        kinds = {s.kind for s in self.next}
+        return kinds.pop() if len(kinds) == 1 else None
+
+    @property
+    def board_values(self) -> list[str]:
+        return [s.value for s in self.next if s.kind == "board"]
+
+
+def build_position(match_id: str, fold: Fold[Any]) -> Position:
+    from projections.notation import legal_moves
+
+    game, state = fold.game, fold.state
+    moves = []
+    for move in legal_moves(game, state, [pid for pid, _ in fold.players]):
+        steps = tuple((s.kind, s.value, s.label) for s in game.pad_path(move))
+        moves.append(PadMove(move["notation"], steps, game, state))
+    return Position(match_id, fold.seq, tuple(moves))
+
+
+class PositionCache:
+    """The newest position of each match (a pad only ever shows its match's last seq); thread-safe, least
+    recently used match out. Kept small: a position of Hats Off holds thousands of objects, and every
+    object kept makes Python's full garbage collections slower."""
+
+    def __init__(self, size: int = 16) -> None:
+        self._items: OrderedDict[str, Position] = OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()
+
+    def position(self, match_id: str, fold: Fold[Any]) -> Position:
+        with self._lock:
+            hit = self._items.get(match_id)
+            if hit is not None and hit.seq == fold.seq:
+                self._items.move_to_end(match_id)
+                return hit
+        position = build_position(match_id, fold)
+        with self._lock:
+            current = self._items.get(match_id)
+            if current is None or current.seq <= position.seq:
+                self._items[match_id] = position
+                self._items.move_to_end(match_id)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+        return position
+
+
+def choices(position: Position, chosen: Sequence[str]) -> Choices:
+    """The next step after the values `chosen` (a prefix of some moves' paths); values that no longer
+    lead anywhere (the position changed) are dropped from the end."""
+    values = list(chosen)
+    while True:
+        k = len(values)
+        remaining = tuple(m for m in position.moves
+                          if m.steps and len(m.steps) >= k and all(m.steps[i][1] == v for i, v in enumerate(values)))
+        if remaining or not values:
+            break
+        values.pop()
+    steps: list[PadStep] = []
+    seen: set[str] = set()
+    for m in remaining:
+        if len(m.steps) > k and m.steps[k][1] not in seen:
+            seen.add(m.steps[k][1])
+            steps.append(PadStep(*m.steps[k]))
+    taken = tuple(PadStep(*step) for step in remaining[0].steps[:k]) if remaining else ()
+    return Choices(taken, tuple(steps), remaining)

@@ -139,3 +139,40 @@ def shot(page: Any, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+# -- the scorepad: pages in a signed-in browser context ------------------------------------------------
+
+PadPage = Any  # a Playwright page whose context is signed in
+
+
+@pytest.fixture
+def signed_in(browser: Any, live_server: LiveServer) -> Iterator[Any]:
+    """`signed_in(role, width=1280, height=900)`: a fresh context signed in through POST /login with a new
+    token of `role`, and a page in it; console errors fail the test as with `page`. The page's
+    `token_id` names the token (to revoke it); `allow` takes substrings of console errors a test causes."""
+    contexts: list[Any] = []
+    errors: list[str] = []
+    allowed: list[str] = []
+
+    def make(role: str = "recorder", width: int = 1280, height: int = 900, name: str | None = None) -> Any:
+        name = name or f"{role}-{len(live_server.sb.list_tokens()) + 1}"
+        token = live_server.sb.create_token(name, role)
+        context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1)
+        contexts.append(context)
+        r = context.request.post(live_server.url + "/login", form={"token": token, "next": "/record"})
+        assert r.ok, r.status
+        p = context.new_page()
+        p.on("console", lambda msg: errors.append(f"console {msg.type}: {msg.text}") if msg.type == "error" else None)
+        p.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
+        p.set_default_timeout(15_000)
+        p.token_name = name
+        p.token_id = next(t["id"] for t in live_server.sb.list_tokens() if t["name"] == name)
+        p.allow = allowed.append
+        return p
+
+    yield make
+    for context in contexts:
+        context.close()
+    unexpected = [e for e in errors if not any(a in e for a in allowed)]
+    assert not unexpected, "browser console errors:\n" + "\n".join(unexpected)
