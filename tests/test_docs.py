@@ -11,8 +11,10 @@ from typing import Any
 
 import pytest
 
+from projections.notation import parse_line, to_notation
 from projections.registry import GAME_NAMES, game_title, get_game
 from projections.schemas import event_spec, unknown_fields
+from projections.timeline import fold_dicts
 from recorder.logfile import check_chain
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -103,3 +105,34 @@ def test_the_readme_python_example_runs(tmp_path: Path, monkeypatch: pytest.Monk
     assert sb.verify(scope["copy"]["match_id"]).ok
     assert sb.export(scope["copy"]["match_id"]) == sb.export(scope["m"]["match_id"])  # every hash kept
     sb.close()
+
+
+def notation_examples() -> list[tuple[str, str]]:
+    """(game, line) for every line of the ```text blocks in docs/scorepad.md's game sections."""
+    path = ROOT / "docs" / "scorepad.md"
+    out: list[tuple[str, str]] = []
+    game: str | None = None
+    in_block = False
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        heading = re.match(r"^## (.+)$", raw)
+        if heading:
+            game = GAME_BY_TITLE.get(heading.group(1).strip())
+        if raw.strip().startswith("```"):
+            in_block = raw.strip() == "```text" and game is not None
+            continue
+        if in_block and game and raw.strip():
+            out.append((game, raw.strip()))
+    return out
+
+
+def test_scorepad_docs_show_every_game() -> None:
+    assert {g for g, _ in notation_examples()} == set(GAME_NAMES)
+
+
+@pytest.mark.parametrize(("game", "line"), notation_examples(), ids=lambda v: str(v)[:40])
+def test_every_notation_example_reads_and_writes_back(game: str, line: str) -> None:
+    g = get_game(game)
+    players = [{"id": p} for p in ("ann", "bo", "cy")][: g.descriptor.max_players]
+    state = fold_dicts([{"type": "match_started", "data": {"game": game, "players": players}}]).state
+    event = parse_line(g, state, line)
+    assert parse_line(g, state, to_notation(g, event)) == event  # what the pad echoes reads the same

@@ -156,11 +156,12 @@ class StateOut(BaseModel):
 
 
 class Move(BaseModel):
-    """A legal next event, ready to append."""
+    """A legal next event, ready to append, with its scorepad notation (docs/scorepad.md)."""
 
     model_config = ConfigDict(extra="allow")
     type: str
     data: dict[str, Any]
+    notation: str = Field(description="the line that records it on the scorepad, e.g. `ann 2-5-5 @-1,0 525`")
 
 
 class LegalOut(BaseModel):
