@@ -156,6 +156,10 @@ def _no_path(move: Mapping[str, Any]) -> tuple[PadStep, ...]:
     return ()
 
 
+def _no_templates(state: Any) -> list[tuple[str, str]]:
+    return []
+
+
 @dataclass(frozen=True, eq=False)
 class Game(Generic[S]):
     descriptor: Descriptor
@@ -177,6 +181,8 @@ class Game(Generic[S]):
     parse_notation: Callable[[S, str], dict[str, Any]] = _no_parse
     # The point-and-click path to a legal move (as legal_moves gives it).
     pad_path: Callable[[Mapping[str, Any]], tuple[PadStep, ...]] = _no_path
+    # The pad's line templates in a state: (label, line prefix) for events typed with tiles read off the table.
+    pad_templates: Callable[[S], list[tuple[str, str]]] = _no_templates
 
     def __post_init__(self) -> None:
         if set(self.handlers) != self.descriptor.event_types:

@@ -5,7 +5,8 @@
  *   the same line at the same seq again (a retry after no answer) reuses it, so the server answers with what
  *   it stored instead of storing it twice.
  * - The step buttons, "Record …", Undo and its reason are handled by one click listener that sets the
- *   pad's stores; the server draws the next step.
+ *   pad's stores; the server draws the next step. A line template ("Type: …") only puts its prefix on the
+ *   line and focuses it: the scorekeeper types the tiles and presses Enter.
  * - The datalist of the legal moves' notation is written from a store (one string list, not a component
  *   per option).
  */
@@ -75,6 +76,17 @@
       return;
     }
     if (!button.closest("#pad-steps")) { return; }
+    var prefix = button.getAttribute("data-template");
+    if (prefix !== null) {  /* a line template: its prefix on the line, the cursor after it; Enter records */
+      var box = document.getElementById("move-input");
+      if (box) {  /* as if typed: React's input handler sees the new value (the native setter, then "input") */
+        Object.getOwnPropertyDescriptor(window.HTMLInputElement.prototype, "value").set.call(box, prefix);
+        box.dispatchEvent(new Event("input", { bubbles: true }));
+        box.focus();
+        box.setSelectionRange(prefix.length, prefix.length);
+      }
+      return;
+    }
     if (state.inflight && !state.inflight.stalled) { return; }  /* the position is about to change */
     var line = button.getAttribute("data-line");
     if (line) {

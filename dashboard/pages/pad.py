@@ -167,14 +167,30 @@ def undo_view(fold: Fold[Any], who: Principal | None) -> Any:
     ])
 
 
-def steps_view(position: Position, picked: Choices, hints: bool, finished: bool) -> list[Any]:
-    """The point-and-click path: what was chosen, the choices of the next step, and "Record …" once
-    one move is left."""
+def templates_view(templates: Sequence[tuple[str, str]]) -> list[Any]:
+    """The line templates: a button per event typed with tiles read off the table; a click puts its prefix
+    on the line and the cursor after it (assets/pad.js), nothing is recorded until Enter."""
+    if not templates:
+        return []
+    return [html.Div(className="pad-templates", id="pad-templates", children=[
+        html.Button(f"Type: {label}", className="btn pad-template", **attrs({"data-template": prefix}), title=prefix)
+        for label, prefix in templates
+    ])]
+
+
+def steps_view(position: Position, picked: Choices, hints: bool, finished: bool,
+               templates: Sequence[tuple[str, str]] = ()) -> list[Any]:
+    """The point-and-click path: the line templates, what was chosen, the choices of the next step, and
+    "Record …" once one move is left."""
     if not hints:
         return [html.P("Hints are off: type each move on the line above.", className="muted small")]
     if finished:
         return [html.P("The match is finished: only notes (note …) and rewinds are recorded now.",
                        className="muted small")]
+    return templates_view(templates) + _path_view(position, picked)
+
+
+def _path_view(position: Position, picked: Choices) -> list[Any]:
     clickable = [m for m in position.moves if m.steps]
     if not clickable:
         if position.moves:
@@ -251,7 +267,8 @@ def render(sb: Scorebook, cache: PositionCache, match_id: str, who: Principal | 
         choice={"seq": fold.seq, "chosen": [s.value for s in picked.chosen]},
         totals=totals_view(fold, mover),
         turn=turn_view(fold, board, mover, lines.get("", [])),
-        steps=steps_view(position, picked, hints, fold.finished),
+        steps=steps_view(position, picked, hints, fold.finished,
+                         fold.game.pad_templates(fold.state) if hints and not fold.finished else ()),
         figure=figure_with_targets(fold, board, picked if hints else None),
         moves=position.notations if hints else [],
         last=last_events_view(fold),

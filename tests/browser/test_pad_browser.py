@@ -65,7 +65,8 @@ def open_pad(page: Any, server: LiveServer, match_id: str) -> None:
 
 
 def type_line(page: Any, line: str) -> None:
-    page.fill("#move-input", line)
+    page.click("#move-input")
+    page.locator("#move-input").press_sequentially(line, delay=15)  # key by key, as a fast typist
     page.press("#move-input", "Enter")
 
 
@@ -203,6 +204,27 @@ def test_a_refused_move_shows_its_reason_and_stores_nothing(signed_in: Any, live
     assert page.input_value("#move-input") == line  # the typed line is kept
     assert live_server.sb.fold(match_id).seq == k
     shot(page, f"pad-{game}-refused")
+
+
+def test_a_line_template_starts_the_line_and_the_tiles_typed_finish_it(signed_in: Any,
+                                                                         live_server: LiveServer) -> None:
+    g = get_game("tri-ominos")
+    log = match_log("tri-ominos", players=2)
+    k = next(i for i, e in enumerate(log) if e["type"] == "tiles_dealt")  # the first deal: typed, never clicked
+    deal = log[k]
+    match_id = imported(live_server, log[:k])
+    page = signed_in("recorder")
+    open_pad(page, live_server, match_id)
+    prefix = f"deal {deal['data']['player']} "
+    page.click(f'#pad-templates button[data-template="{prefix}"]')
+    assert page.input_value("#move-input") == prefix
+    assert page.evaluate("() => document.activeElement.id") == "move-input"
+    line = to_notation(g, deal)
+    page.keyboard.type(line[len(prefix):], delay=15)  # key by key: the cursor is on the line, after the prefix
+    page.keyboard.press("Enter")
+    wait_echo(page, k + 1)
+    stored = live_server.sb.fold(match_id).event(k + 1)
+    assert (stored.type, stored.data) == (deal["type"], deal["data"])
 
 
 # -- who may write -------------------------------------------------------------------------------------

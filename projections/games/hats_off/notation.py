@@ -271,3 +271,11 @@ def pad_path(move: Mapping[str, Any]) -> tuple[PadStep, ...]:
         steps.append(destination_step(data["to"], drawn=bool(counts)))
         return tuple(steps)
     return ()
+
+
+# --- line templates ------------------------------------------------------------------------------
+
+
+def templates(state: State) -> list[tuple[str, str]]:
+    """No line templates: every Hats Off event can be clicked (nothing is read off the table as tiles)."""
+    return []

@@ -48,6 +48,7 @@ GAME: Game[rules.State] = Game(
     notation=notation.to_notation,
     parse_notation=notation.parse,
     pad_path=notation.pad_path,
+    pad_templates=notation.templates,
 )
 
 State = rules.State

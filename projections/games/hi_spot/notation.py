@@ -25,7 +25,8 @@ from functools import lru_cache
 from typing import Any
 
 from projections.errors import IllegalEvent
-from projections.games.hi_spot.rules import SECTIONS, State
+from projections.games.hi_spot.moves import legal_moves
+from projections.games.hi_spot.rules import SECTIONS, Phase, State
 from projections.games.hi_spot.tiles import TileSet
 from projections.protocol import PadStep
 
@@ -301,3 +302,32 @@ def pad_path(move: Mapping[str, Any]) -> tuple[PadStep, ...]:
     if t == "racks_revealed":
         return (PadStep("action", "reveal", "reveal racks"),)
     return ()
+
+
+# ---------------------------------------------------------------- line templates
+
+
+def templates(state: State) -> list[tuple[str, str]]:
+    """The pad's line templates (label, line prefix) for the events typed with tiles read off the table:
+    the next round, the first-player draw, racks and refills drawn seen, a partial exchange, the reveal."""
+    ids = [p.id for p in state.players]
+    if state.phase is Phase.BETWEEN_ROUNDS:
+        return [("new round", "round")]
+    if state.phase is Phase.FIRST_DRAW and state.to_draw:
+        drawing = [ids[s] for s in state.to_draw]
+        return [(f"first-player draw ({', '.join(drawing)})", f"first {drawing[0]}=")]
+    if state.phase is Phase.RACKS:
+        return [(f"{pid} draws a seen rack", f"{pid} draw ") for s, pid in enumerate(ids)
+                if s not in state.racks_drawn]
+    if state.phase is Phase.REVEAL:
+        return [(f"reveal {' | '.join(ids)}", f"reveal {ids[0]} ")]
+    if state.phase is Phase.PLAY and state.current is not None:
+        pid = ids[state.current]
+        kinds = {m["type"] for m in legal_moves(state, pid)}
+        out = []
+        if "tiles_drawn" in kinds:
+            out.append((f"{pid} draws seen tiles", f"{pid} draw "))
+        if "tiles_exchanged" in kinds:
+            out.append((f"{pid} exchanges part of the rack", f"{pid} exchange "))
+        return out
+    return []

@@ -23,7 +23,7 @@ from typing import Any
 
 from projections.errors import IllegalEvent
 from projections.games.high_five import tiles as hf
-from projections.games.high_five.rules import LAYOUT_SIZE, State
+from projections.games.high_five.rules import LAYOUT_SIZE, Phase, State, hand_sizes
 from projections.protocol import PadStep
 
 HIDDEN = "?"
@@ -239,3 +239,20 @@ def pad_path(move: Mapping[str, Any]) -> tuple[PadStep, ...]:
             PadStep("option", player, f"{player} claims"),
         )
     return ()
+
+
+# --- line templates ------------------------------------------------------------------------------
+
+
+def templates(state: State) -> list[tuple[str, str]]:
+    """The pad's line templates (label, line prefix): a new game's layout, and the next deal (the game's
+    last hand ends with `layout …`, the rest of the boneyard turned face up)."""
+    if state.phase in (Phase.BEFORE_GAME, Phase.GAME_OVER):
+        return [("new game (its 5 layout tiles)", "game ")]
+    if state.phase is Phase.AWAITING_DEAL:
+        first, later = hand_sizes(state.n)
+        remaining = state.boneyard - (first if state.hand_number == 0 else later) * state.n
+        hands = " | ".join(p.id for p in state.players)
+        label = f"deal {hands}" + (f" layout ({remaining} tiles)" if remaining < later * state.n else "")
+        return [(label, f"deal {state.players[0].id} ")]
+    return []

@@ -24,7 +24,8 @@ from typing import Any
 
 from projections.errors import IllegalEvent
 from projections.games.tri_ominos.grid import corners as cell_corners
-from projections.games.tri_ominos.rules import State, fits
+from projections.games.tri_ominos.moves import legal_moves
+from projections.games.tri_ominos.rules import Phase, State, fits
 from projections.games.tri_ominos.tiles import Corners, is_triple, rotations, tile_of
 from projections.protocol import PadStep
 
@@ -312,3 +313,24 @@ def pad_path(move: Mapping[str, Any]) -> tuple[PadStep, ...]:
     if kind == "round_started":
         return (PadStep("action", "round", "new round"),)
     return ()
+
+
+# --- line templates ------------------------------------------------------------------------------
+
+
+def templates(state: State) -> list[tuple[str, str]]:
+    """The pad's line templates (label, line prefix) for the events typed with tiles read off the table:
+    the next round, each deal still to come, a tile drawn and seen by the player to move, the reveal."""
+    if state.phase is Phase.WAITING:
+        return [("new round", "round")]
+    if state.phase is Phase.DEALING:
+        return [(f"deal {p.id}", f"deal {p.id} ") for p, hand in zip(state.players, state.hands, strict=True)
+                if hand is None]
+    if state.phase is Phase.REVEALING:
+        hidden = [p.id for p, hand in zip(state.players, state.hands, strict=True) if hand is not None and hand.hidden]
+        return [(f"reveal {' | '.join(hidden)}", f"reveal {hidden[0]} ")] if hidden else []
+    if state.phase is Phase.PLAYING and state.turn is not None:
+        pid = state.players[state.turn].id
+        if any(m["type"] == "tile_drawn" for m in legal_moves(state, pid)):
+            return [(f"{pid} draws a seen tile", f"{pid} draw ")]
+    return []
