@@ -377,7 +377,7 @@ def layout(sb: Scorebook, cache: PositionCache, match_id: str) -> html.Div:
         html.Div(className="pad-top", id="pad-top", children=[
             html.Div(view.totals, id="pad-totals", className="pad-totals"),
             html.Div(className="pad-line", children=[
-                dcc.Input(id="move-input", type="text", list="pad-moves", debounce=True, autoComplete="off",
+                dcc.Input(id="move-input", type="text", list="pad-moves", debounce=False, autoComplete="off",
                           spellCheck=False, placeholder="type a move, Enter records it", className="move-input"),
                 html.Button("Enter", id="pad-enter", className="btn btn-primary pad-enter",
                             title="Record the typed line (same as the Enter key)"),
