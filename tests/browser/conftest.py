@@ -15,6 +15,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,6 +60,27 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@contextmanager
+def served(app: Any) -> Iterator[str]:
+    """`app` served by uvicorn on a free local port in a thread, for as long as the block runs: its URL."""
+    import uvicorn
+
+    port = _free_port()
+    uv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=uv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not uv.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        uv.should_exit = True
+        thread.join(timeout=10)
+
+
 def _import(sb: Scorebook, log: list[dict[str, Any]], by: str = "desk-1") -> str:
     return str(sb.import_log(import_lines(log), by)["match_id"])
 
@@ -87,26 +109,14 @@ def seed(sb: Scorebook) -> LiveServer:
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    import uvicorn
-
     from recorder.server import build_app
 
     _chromium()  # no browser: nothing to serve
     sb = Scorebook.open(f"sqlite:///{tmp_path_factory.mktemp('dashboard') / 'scorebook.db'}")
     server = seed(sb)
-    port = _free_port()
-    uv = uvicorn.Server(uvicorn.Config(build_app(sb), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=uv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not uv.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
-    server.url = f"http://127.0.0.1:{port}"
-    yield server
-    uv.should_exit = True
-    thread.join(timeout=10)
+    with served(build_app(sb)) as url:
+        server.url = url
+        yield server
     sb.close()
 
 

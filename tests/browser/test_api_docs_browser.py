@@ -7,8 +7,6 @@ aborted and recorded; the test fails if any was even tried.
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +17,7 @@ import pytest
 from recorder.db import make_engine
 from recorder.facade import Scorebook
 from recorder.migrate import upgrade
-from tests.browser.conftest import CHROMIUM_ARGS, _chromium, _free_port, shot
+from tests.browser.conftest import CHROMIUM_ARGS, _chromium, served, shot
 
 pytestmark = pytest.mark.browser
 
@@ -29,26 +27,13 @@ LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 @pytest.fixture(scope="module")
 def docs_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The whole app (`build_app`: API, docs, dashboard) on an empty database, served by uvicorn."""
-    import uvicorn
-
     from recorder.server import build_app
 
     _chromium()  # no browser: nothing to serve
     engine = make_engine(f"sqlite:///{tmp_path_factory.mktemp('docs') / 'scorebook.db'}")
     upgrade(engine)
-    port = _free_port()
-    uv = uvicorn.Server(uvicorn.Config(build_app(Scorebook.from_engine(engine)), host="127.0.0.1", port=port,
-                                       log_level="warning"))
-    thread = threading.Thread(target=uv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not uv.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    uv.should_exit = True
-    thread.join(timeout=10)
+    with served(build_app(Scorebook.from_engine(engine))) as url:
+        yield url
     engine.dispose()
 
 
