@@ -115,22 +115,32 @@ def import_(
     db: Db = None,
     recorded_by: Annotated[str, typer.Option(help="recorded_by for lines that carry none")] = "cli",
 ) -> None:
-    """Import match logs, each as a new match; prints the new match ids. All files are checked before
-    any is stored: one refused line stores nothing."""
-    from recorder.errors import ImportRefused
-    from recorder.logfile import parse_jsonl, prepare_import
+    """Import match logs, each as a new match; prints the match ids. All files are checked, then stored in
+    one transaction: one refused line, or any other error, stores nothing. A file already imported (or an
+    export of a match already here) prints the match it is, marked "already stored"."""
+    from recorder.errors import StoreError
+    from recorder.facade import check_files
 
-    prepared = []
+    texts = []
     for f in files:
         try:
-            prepared.append(prepare_import(parse_jsonl(f.read_text(encoding="utf-8")), recorded_by))
-        except ImportRefused as e:
-            raise _fail(f"{f}: {e.message}") from e
+            texts.append((f.name, f.read_text(encoding="utf-8")))
         except UnicodeDecodeError as e:
             raise _fail(f"{f}: not UTF-8 text") from e
+    try:
+        checked = check_files(texts, recorded_by)  # before the database is opened: a refused file touches nothing
+    except StoreError as e:
+        raise _fail(f"{e.message} (nothing was imported)") from e
     sb = _write(db)
-    for p in prepared:
-        sys.stdout.write(sb.store.store_prepared(p)["match_id"] + "\n")
+    try:
+        results = sb.store.store_many(checked)
+    except StoreError as e:
+        raise _fail(f"{e.message} (nothing was imported)") from e
+    for r in results:
+        note = ""
+        if r["existing"]:
+            note = f"\talready stored (+{r['added']} events)" if r["added"] else "\talready stored"
+        sys.stdout.write(r["match_id"] + note + "\n")
 
 
 @app.command()

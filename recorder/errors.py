@@ -56,6 +56,17 @@ class Conflict(StoreError):
     error = "conflict"
 
 
+class ChainBroken(Conflict):
+    """The match's stored rows do not verify from some seq on (edited, deleted or unreadable by someone
+    with database access): it replays only up to the seq before, and nothing can be appended to it."""
+
+    error = "chain_broken"
+
+    def __init__(self, message: str, seq: int) -> None:
+        super().__init__(message, first_bad_seq=seq)
+        self.seq = seq
+
+
 class Refused(StoreError):
     """An event that breaks a rule: FORMAT.md's refusal body."""
 
@@ -77,10 +88,13 @@ class ImportRefused(StoreError):
 
     error = "import_refused"
 
-    def __init__(self, reason: str, line: int, malformed: bool = False) -> None:
-        super().__init__(f"line {line}: {reason}", line=line)
+    def __init__(self, reason: str, line: int, malformed: bool = False, file: str | None = None) -> None:
+        where = f"{file}: line {line}" if file else f"line {line}"
+        super().__init__(f"{where}: {reason}", line=line, **({"file": file} if file else {}))
+        self.reason = reason
         self.line = line
         self.malformed = malformed
+        self.file = file
 
 
 class SchemaBehind(StoreError):

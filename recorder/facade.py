@@ -30,11 +30,11 @@ from projections.scores import scores_json
 from projections.timeline import Fold
 from recorder import auth
 from recorder.db import make_engine
-from recorder.errors import BadRequest, NotFound, SchemaBehind
-from recorder.logfile import ChainCheck, ImportLine, NewEvent, parse_jsonl
+from recorder.errors import BadRequest, ImportRefused, NotFound, SchemaBehind
+from recorder.logfile import ChainCheck, ImportLine, NewEvent, PreparedImport, parse_jsonl, prepare_import
 from recorder.migrate import behind_head, upgrade
 from recorder.sessions import Sessions, SignedIn
-from recorder.store import EventStore
+from recorder.store import EventStore, ImportSource
 from recorder.tables import StoredEvent
 
 
@@ -117,12 +117,23 @@ class Scorebook:
         parsed = [NewEvent.parse(e, f"events[{i}]") for i, e in enumerate(events)]
         return self.store.append(match_id, parsed, expected_seq, recorded_by)
 
-    def import_log(self, log: str | Sequence[ImportLine], recorded_by: str = "python") -> dict[str, Any]:
-        """A match file (JSON Lines text, or lines already parsed) as a new match: {"match_id", "seq"}.
-        ImportRefused names the first bad line; nothing is stored then. Unlike `append`, an import does
-        not refuse fields an event's schema does not know: an old log may carry fields since dropped."""
+    def import_log(
+        self, log: str | Sequence[ImportLine], recorded_by: str = "python", file_name: str | None = None
+    ) -> dict[str, Any]:
+        """A match file (JSON Lines text, or lines already parsed) as a new match:
+        {"match_id", "seq", "existing", "added"}. The import is recorded on the match (who: `recorded_by`,
+        when, `file_name`). The same file imported again — or an export of a match already stored — answers
+        that match (`existing` True) instead of storing it twice; a file that extends a stored match appends
+        the rest (`added`). ImportRefused names the first bad line; nothing is stored then. Unlike `append`,
+        an import does not refuse fields an event's schema does not know: an old log may carry fields since
+        dropped."""
         lines = parse_jsonl(log) if isinstance(log, str) else log
-        return self.store.import_log(lines, recorded_by)
+        return self.store.import_log(lines, recorded_by, file_name)
+
+    def import_files(self, files: Sequence[tuple[str, str]], recorded_by: str = "python") -> list[dict[str, Any]]:
+        """Several match files, (file name, JSON Lines text) each, in one transaction: all are stored or none.
+        Every file is checked first (`check_files`); ImportRefused's message then names the file and the line."""
+        return self.store.store_many(check_files(files, recorded_by))
 
     # -- reading -----------------------------------------------------------------------------------
 
@@ -245,6 +256,19 @@ class Scorebook:
     def sign_out(self, cookie: str | None) -> bool:
         """End a cookie's session (the cookie is refused from now on); False if none was open."""
         return self.sessions.sign_out(cookie)
+
+
+def check_files(files: Sequence[tuple[str, str]], recorded_by: str) -> list[tuple[PreparedImport, ImportSource]]:
+    """Match files, (file name, JSON Lines text) each, checked line by line without a database, ready for
+    `EventStore.store_many`. ImportRefused names the file and the first bad line."""
+    checked = []
+    for name, text in files:
+        try:
+            lines = parse_jsonl(text)
+            checked.append((prepare_import(lines, recorded_by), ImportSource.of(lines, recorded_by, name)))
+        except ImportRefused as e:
+            raise ImportRefused(e.reason, e.line, e.malformed, file=name) from e
+    return checked
 
 
 def _missing_sqlite_file(engine: Engine) -> str | None:

@@ -76,17 +76,25 @@ class ChainCheck:
         return {"ok": False, "events": self.events, "first_bad_seq": self.first_bad_seq, "reason": self.reason}
 
 
+def link_problem(env: Mapping[str, Any], seq: int, prev: str) -> str | None:
+    """Why `env` is not the chain's event `seq` after the hash `prev`, or None when it is."""
+    if env.get("seq") != seq:
+        return f"seq {env.get('seq')!r} where {seq} was expected"
+    if env.get("prev_hash") != prev:
+        return "prev_hash is not the previous event's hash"
+    body = {k: v for k, v in env.items() if k != "hash"}
+    if event_hash(body) != env.get("hash"):
+        return "hash does not match the event's content"
+    return None
+
+
 def check_chain(envelopes: Iterable[Mapping[str, Any]]) -> ChainCheck:
     """Each envelope's seq follows, its prev_hash is the previous hash, its hash covers the rest."""
     prev, n = GENESIS, 0
     for n, env in enumerate(envelopes, start=1):
-        if env.get("seq") != n:
-            return ChainCheck(False, n, n, f"seq {env.get('seq')!r} where {n} was expected")
-        if env.get("prev_hash") != prev:
-            return ChainCheck(False, n, n, "prev_hash is not the previous event's hash")
-        body = {k: v for k, v in env.items() if k != "hash"}
-        if event_hash(body) != env.get("hash"):
-            return ChainCheck(False, n, n, "hash does not match the event's content")
+        problem = link_problem(env, n, prev)
+        if problem is not None:
+            return ChainCheck(False, n, n, problem)
         prev = env["hash"]
     return ChainCheck(True, n)
 
@@ -278,6 +286,7 @@ __all__ = [
     "export_text",
     "format_time",
     "import_lines",
+    "link_problem",
     "parse_jsonl",
     "parse_time",
     "prepare_import",

@@ -11,10 +11,13 @@ Reading and writing match files, the hash chain and checking an import are in `r
 
 from __future__ import annotations
 
+import hashlib
 import threading
 import uuid
 from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func
@@ -22,29 +25,30 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from projections import timeline
 from projections.errors import IllegalEvent, UnknownEventType
 from projections.events import Event
 from projections.schemas import unknown_field_problem
 from projections.scores import scores_json
 from projections.timeline import Fold
 from recorder.db import for_writing
-from recorder.errors import BadRequest, Conflict, MatchNotFound, Refused
+from recorder.errors import BadRequest, ChainBroken, Conflict, MatchNotFound, Refused
 from recorder.logfile import (
     GENESIS,
     ChainCheck,
     ImportLine,
     NewEvent,
     PreparedImport,
+    canonical_json,
     chain_new,
     check_chain,
     export_line,
     format_time,
+    link_problem,
     parse_jsonl,
     parse_time,
     prepare_import,
 )
-from recorder.tables import Match, MatchPlayer, StoredEvent, utcnow
+from recorder.tables import ImportRecord, Match, MatchPlayer, StoredEvent, utcnow
 
 MAX_BATCH = 1000
 
@@ -55,11 +59,39 @@ def _refusal(e: IllegalEvent, seq: int, type: str) -> BadRequest | Refused:
     return Refused(e.reason, seq, type)
 
 
+@dataclass(frozen=True)
+class StoredFold:
+    """A match's stored rows folded as far as they verify (each row chained to the one before, its hash
+    over its content, legal in the game): the fold (None when seq 1 itself fails), the hash of its last
+    event, the last seq that was read, and `broken` — where and why the rows stop verifying — or None."""
+
+    fold: Fold[Any] | None
+    head: str
+    upto: int
+    broken: ChainCheck | None = None
+
+
+@dataclass(frozen=True)
+class ImportSource:
+    """Where an import comes from: who brought it (`imported_by`, also `recorded_by` of lines that carry
+    none), the file's name, and the digest of its lines as read, which recognises the same file again."""
+
+    imported_by: str
+    file_name: str | None
+    digest: str
+
+    @staticmethod
+    def of(lines: Sequence[ImportLine], imported_by: str, file_name: str | None = None) -> ImportSource:
+        digest = hashlib.sha256(canonical_json([item.obj for item in lines])).hexdigest()
+        name = file_name[-255:] if file_name else None
+        return ImportSource(imported_by, name, digest)
+
+
 class EventStore:
     def __init__(self, engine: Engine, cache_size: int = 256) -> None:
         self.engine = engine
         self._writer = for_writing(engine)
-        self._cache: OrderedDict[str, Fold] = OrderedDict()
+        self._cache: OrderedDict[str, StoredFold] = OrderedDict()
         self._cache_size = cache_size
         self._cache_lock = threading.Lock()
 
@@ -120,17 +152,37 @@ class EventStore:
             raise BadRequest("events must hold at least one event")
         if len(events) > MAX_BATCH:
             raise BadRequest(f"at most {MAX_BATCH} events per append")
+        try:
+            envelopes, fold = self._append(match_id, events, expected_seq, recorded_by)
+        except _Replayed as r:
+            return r.envelopes, True
+        except IntegrityError:
+            # On PostgreSQL another transaction may store one of these event_ids between our check and our
+            # insert (the unique index answers): a retry of the same events is a replay, anything else a 409.
+            with Session(self.engine) as s:
+                replay = self._replayed(s, match_id, events)
+            if replay is None:
+                raise
+            return replay, True
+        return envelopes, False
+
+    def _append(
+        self, match_id: str, events: Sequence[NewEvent], expected_seq: int, recorded_by: str
+    ) -> tuple[list[dict[str, Any]], Fold[Any]]:
         with Session(self._writer) as s:
             replay = self._replayed(s, match_id, events)
             if replay is not None:
-                return replay, True
+                raise _Replayed(replay)
             match = self._lock_match(s, match_id)
             if expected_seq != match.last_seq:
                 raise Conflict(
                     f"expected_seq {expected_seq} is not the match's last seq {match.last_seq}",
                     current_seq=match.last_seq,
                 )
-            fold = self._fold_in(s, match_id, match.last_seq)
+            stored = self._fold_in(s, match_id, match.last_seq)
+            if stored.broken is not None or stored.fold is None:
+                raise _broken(match_id, stored, "nothing can be appended to it")
+            fold = stored.fold
             for i, e in enumerate(events):
                 seq = match.last_seq + i + 1
                 problem = unknown_field_problem(fold.game, e.type, e.data)
@@ -140,37 +192,107 @@ class EventStore:
                     fold = fold.apply(Event(seq, e.type, e.data))
                 except IllegalEvent as err:
                     raise _refusal(err, seq, e.type) from err
-            head = s.exec(
-                select(StoredEvent.hash).where(StoredEvent.match_id == match_id, StoredEvent.seq == match.last_seq)
-            ).one()
-            envelopes = chain_new(events, match.last_seq + 1, head, recorded_by)
+            envelopes = chain_new(events, match.last_seq + 1, stored.head, recorded_by)
             self._insert(s, match, fold, envelopes, [e.event_id for e in events])
             s.commit()
-        self._publish(match_id, fold)
-        return envelopes, False
+        self._publish(match_id, StoredFold(fold, envelopes[-1]["hash"], fold.seq))
+        return envelopes, fold
 
-    def import_log(self, lines: Sequence[ImportLine], recorded_by: str) -> dict[str, Any]:
-        """A match file as a new match. Refused at the first bad line, naming it; nothing stored then.
+    def import_log(
+        self, lines: Sequence[ImportLine], recorded_by: str, file_name: str | None = None
+    ) -> dict[str, Any]:
+        """A match file as a new match: {"match_id", "seq", "existing", "added"}. Refused at the first bad
+        line, naming it; nothing stored then. The same file again (or an export of a match already stored,
+        or one that extends it) answers that match: `existing` True, `added` the events it appended.
         (No unknown-field check here, unlike `append`: see `recorder.logfile.prepare_import`.)"""
-        return self.store_prepared(prepare_import(lines, recorded_by))
+        source = ImportSource.of(lines, recorded_by, file_name)
+        return self.store_prepared(prepare_import(lines, recorded_by), source)
 
-    def store_prepared(self, prepared: PreparedImport) -> dict[str, Any]:
-        """Store a checked match file as a new match."""
-        return self._store_new(prepared, [None] * len(prepared.envelopes))
+    def store_prepared(self, prepared: PreparedImport, source: ImportSource) -> dict[str, Any]:
+        """Store a checked match file (see `import_log`)."""
+        return self.store_many([(prepared, source)])[0]
+
+    def store_many(self, files: Sequence[tuple[PreparedImport, ImportSource]]) -> list[dict[str, Any]]:
+        """Store checked match files in one transaction: all of them, or none (an error stores nothing)."""
+        results, published = [], []
+        with Session(self._writer) as s:
+            for prepared, source in files:
+                result, fold = self._store_file(s, prepared, source)
+                results.append(result)
+                if fold is not None:
+                    published.append((result["match_id"], StoredFold(fold, prepared.envelopes[-1]["hash"], fold.seq)))
+            s.commit()
+        for match_id, stored in published:
+            self._publish(match_id, stored)
+        return results
+
+    def _store_file(
+        self, s: Session, prepared: PreparedImport, source: ImportSource
+    ) -> tuple[dict[str, Any], Fold[Any] | None]:
+        earlier = s.exec(select(ImportRecord).where(ImportRecord.digest == source.digest)).first()
+        if earlier is not None:
+            match = self._match(s, earlier.match_id)
+            return {"match_id": match.id, "seq": match.last_seq, "existing": True, "added": 0}, None
+        same = self._same_match(s, prepared.envelopes)
+        if same is not None:
+            match, have = same
+            new = prepared.envelopes[have:]
+            if not new:
+                return {"match_id": match.id, "seq": match.last_seq, "existing": True, "added": 0}, None
+            locked = self._lock_match(s, match.id)
+            self._insert(s, locked, prepared.fold, new, [None] * len(new))
+            s.add(_import_row(locked.id, source, have + 1, prepared.fold.seq))
+            return {"match_id": match.id, "seq": prepared.fold.seq, "existing": True, "added": len(new)}, prepared.fold
+        match_id = self._new_match(s, prepared, [None] * len(prepared.envelopes))
+        s.add(_import_row(match_id, source, 1, prepared.fold.seq))
+        return {"match_id": match_id, "seq": prepared.fold.seq, "existing": False,
+                "added": len(prepared.envelopes)}, prepared.fold
+
+    def _same_match(self, s: Session, envelopes: Sequence[dict[str, Any]]) -> tuple[Match, int] | None:
+        """A stored match whose events are these envelopes, or a prefix of them: (it, how many it has).
+        A match found by the first event's hash that differs further on is a Conflict, naming the seq."""
+        first = envelopes[0]["hash"]
+        for match_id in s.exec(
+            select(StoredEvent.match_id).where(StoredEvent.hash == first, StoredEvent.seq == 1)
+        ).all():
+            hashes = s.exec(
+                select(StoredEvent.hash).where(StoredEvent.match_id == match_id).order_by(col(StoredEvent.seq))
+            ).all()
+            for i, (stored, given) in enumerate(zip(hashes, (e["hash"] for e in envelopes), strict=False)):
+                if stored != given:
+                    raise Conflict(
+                        f"match {match_id} starts with the same event as this file but differs from seq {i + 1}"
+                    )
+            match = self._match(s, match_id)
+            return match, min(len(hashes), len(envelopes))
+        return None
 
     def _store_new(self, prepared: PreparedImport, event_ids: list[str | None]) -> dict[str, Any]:
-        fold, envelopes = prepared.fold, prepared.envelopes
-        match_id = uuid.uuid4().hex
-        start = envelopes[0]["data"]
         with Session(self._writer) as s:
-            match = _new_match_row(match_id, start)
-            s.add(match)
-            s.add_all(_seat_rows(match_id, start))
-            s.flush()
-            self._insert(s, match, fold, envelopes, event_ids)
+            match_id = self._new_match(s, prepared, event_ids)
             s.commit()
-        self._publish(match_id, fold)
+        fold = prepared.fold
+        self._publish(match_id, StoredFold(fold, prepared.envelopes[-1]["hash"], fold.seq))
         return {"match_id": match_id, "seq": fold.seq}
+
+    def _new_match(
+        self,
+        s: Session,
+        prepared: PreparedImport,
+        event_ids: Sequence[str | None],
+        match_id: str | None = None,
+        created_at: datetime | None = None,
+    ) -> str:
+        match_id = match_id or uuid.uuid4().hex
+        start = prepared.envelopes[0]["data"]
+        match = _new_match_row(match_id, start)
+        if created_at is not None:
+            match.created_at = created_at
+        s.add(match)
+        s.add_all(_seat_rows(match_id, start))
+        s.flush()
+        self._insert(s, match, prepared.fold, prepared.envelopes, list(event_ids))
+        return match_id
 
     def _replayed(self, s: Session, match_id: str, events: Sequence[NewEvent]) -> list[dict[str, Any]] | None:
         ids = [e.event_id for e in events if e.event_id is not None]
@@ -231,42 +353,59 @@ class EventStore:
 
     # -- the fold cache ----------------------------------------------------------------------------
 
-    def _publish(self, match_id: str, fold: Fold) -> None:
+    def _publish(self, match_id: str, stored: StoredFold) -> None:
         with self._cache_lock:
             current = self._cache.get(match_id)
-            if current is None or current.seq <= fold.seq:
-                self._cache[match_id] = fold
+            if current is None or current.upto <= stored.upto:
+                self._cache[match_id] = stored
             self._cache.move_to_end(match_id)
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
 
-    def _fold_in(self, s: Session, match_id: str, last_seq: int) -> Fold:
-        """The match's fold up to `last_seq`: the cached one, extended by any events it has not seen."""
+    def _fold_in(self, s: Session, match_id: str, last_seq: int) -> StoredFold:
+        """The match's rows up to `last_seq`, folded: the cached fold, extended by the rows it has not seen.
+        Rows read from the database are verified as they are folded (see `_verified`)."""
         with self._cache_lock:
             cached = self._cache.get(match_id)
-        fold = cached if cached is not None and cached.seq <= last_seq else None
-        have = fold.seq if fold is not None else 0
-        if fold is None or have < last_seq:
-            rows = s.exec(
-                select(StoredEvent)
-                .where(StoredEvent.match_id == match_id, StoredEvent.seq > have, StoredEvent.seq <= last_seq)
-                .order_by(col(StoredEvent.seq))
-            ).all()
-            events = [Event(r.seq, r.type, r.data) for r in rows]
-            fold = fold.extend(events) if fold is not None else timeline.fold(events)
-            self._publish(match_id, fold)
-        return fold
+        if cached is not None and cached.upto == last_seq:
+            return cached
+        if cached is not None and cached.upto > last_seq and cached.broken is None and cached.fold is not None:
+            # A reader that saw the match before an append that has since been published.
+            return StoredFold(cached.fold.at(last_seq), "", last_seq)
+        if cached is None or cached.broken is not None or cached.upto > last_seq:
+            cached = StoredFold(None, GENESIS, 0)
+        rows = s.exec(
+            select(StoredEvent)
+            .where(StoredEvent.match_id == match_id, StoredEvent.seq > cached.upto, StoredEvent.seq <= last_seq)
+            .order_by(col(StoredEvent.seq))
+        ).all()
+        stored = _verified(cached, rows, last_seq)
+        self._publish(match_id, stored)
+        return stored
+
+    # -- reading -----------------------------------------------------------------------------------
+
+    def stored_fold(self, match_id: str) -> StoredFold:
+        """The match's fold as far as its stored rows verify, and where they stop verifying, if they do."""
+        with Session(self.engine) as s:
+            match = self._match(s, match_id)
+            return self._fold_in(s, match_id, match.last_seq)
 
     # -- reading -----------------------------------------------------------------------------------
 
     def fold(self, match_id: str, at: int | None = None) -> Fold:
-        """The match's fold (at `at`, if given): states at every seq, superseded events, scores."""
-        with Session(self.engine) as s:
-            match = self._match(s, match_id)
-            fold = self._fold_in(s, match_id, match.last_seq)
+        """The match's fold (at `at`, if given): states at every seq, superseded events, scores.
+
+        A match whose stored rows stop verifying at seq k (edited or deleted in the database) folds up to
+        k - 1; when seq 1 itself fails there is nothing to fold: ChainBroken."""
+        stored = self.stored_fold(match_id)
+        if stored.fold is None:
+            raise _broken(match_id, stored, "nothing of it can be replayed")
+        fold = stored.fold
         if at is not None:
             if not 1 <= at <= fold.seq:
-                raise BadRequest(f"at must be a seq of this match, 1..{fold.seq}")
+                why = f" (the stored log is broken at seq {stored.broken.first_bad_seq})" if stored.broken else ""
+                raise BadRequest(f"at must be a seq of this match, 1..{fold.seq}{why}")
             fold = fold.at(at)
         return fold
 
@@ -277,10 +416,19 @@ class EventStore:
         return match
 
     def summary(self, match_id: str) -> dict[str, Any]:
+        """The match's row, its scores (as far as its stored rows verify), whether they stop verifying
+        (`broken`: first_bad_seq and reason, else None) and how its events came here (`imports`)."""
         with Session(self.engine) as s:
             match = self._match(s, match_id)
             summary = _summary(match)
-        summary["scores"] = scores_json(self.fold(match_id), match_id)
+            imports = s.exec(
+                select(ImportRecord).where(ImportRecord.match_id == match_id).order_by(col(ImportRecord.id))
+            ).all()
+            summary["imports"] = [r.as_json() for r in imports]
+            stored = self._fold_in(s, match_id, match.last_seq)
+        broken = stored.broken
+        summary["broken"] = {"first_bad_seq": broken.first_bad_seq, "reason": broken.reason} if broken else None
+        summary["scores"] = scores_json(stored.fold, match_id) if stored.fold is not None else None
         return summary
 
     def list_matches(
@@ -333,6 +481,60 @@ class EventStore:
         return check_chain(self.events(match_id))
 
 
+class _Replayed(Exception):
+    """Every event of an append was stored before: its envelopes, to answer the retry with."""
+
+    def __init__(self, envelopes: list[dict[str, Any]]) -> None:
+        self.envelopes = envelopes
+
+
+def _broken(match_id: str, stored: StoredFold, consequence: str) -> ChainBroken:
+    check = stored.broken
+    assert check is not None and check.first_bad_seq is not None
+    return ChainBroken(
+        f"the stored events of match {match_id} stop verifying at seq {check.first_bad_seq} ({check.reason}): "
+        f"{consequence}; `scorebook verify {match_id}` shows it",
+        check.first_bad_seq,
+    )
+
+
+def _verified(start: StoredFold, rows: Sequence[StoredEvent], last_seq: int) -> StoredFold:
+    """Fold `rows` (seqs after start.upto, in order) onto `start`, stopping at the first row that is not the
+    next link of the chain or that the rules refuse. Rows edited or deleted by someone with database access
+    must not make a read fail: the match then replays up to the seq before."""
+    fold, head, n = start.fold, start.head, start.upto
+
+    def stop(seq: int, reason: str) -> StoredFold:
+        return StoredFold(fold, head, last_seq, ChainCheck(False, seq, seq, reason))
+
+    for row in rows:
+        if row.seq != n + 1:
+            return stop(n + 1, f"seq {n + 1} is missing")
+        try:
+            env = row.envelope()
+            problem = link_problem(env, n + 1, head)
+        except Exception as e:  # a row no append could have written
+            return stop(n + 1, f"the stored row cannot be read ({type(e).__name__})")
+        if problem is not None:
+            return stop(n + 1, problem)
+        try:
+            event = Event(row.seq, row.type, env["data"])
+            fold = fold.apply(event) if fold is not None else Fold.begin(event)
+        except IllegalEvent as e:
+            return stop(n + 1, f"{row.type} is refused by the rules: {e.reason}")
+        except Exception as e:  # the rules were never meant to see such data
+            return stop(n + 1, f"{row.type} cannot be replayed ({type(e).__name__})")
+        head, n = env["hash"], n + 1
+    if n < last_seq:
+        return stop(n + 1, f"seq {n + 1} is missing")
+    return StoredFold(fold, head, last_seq)
+
+
+def _import_row(match_id: str, source: ImportSource, first_seq: int, last_seq: int) -> ImportRecord:
+    return ImportRecord(match_id=match_id, imported_by=source.imported_by, file_name=source.file_name,
+                        digest=source.digest, first_seq=first_seq, last_seq=last_seq)
+
+
 def _summary(m: Match) -> dict[str, Any]:
     return {
         "match_id": m.id,
@@ -364,6 +566,8 @@ __all__ = [
     "EventStore",
     "MAX_BATCH",
     # from recorder.logfile, for older callers
+    "ImportSource",
+    "StoredFold",
     "ImportLine",
     "NewEvent",
     "PreparedImport",

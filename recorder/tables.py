@@ -46,7 +46,7 @@ class StoredEvent(SQLModel, table=True):
     """An event as stored: append-only (the database refuses UPDATE and DELETE), hash-chained."""
 
     __tablename__ = "events"
-    __table_args__ = (Index("ix_events_position", "position", unique=True),)
+    __table_args__ = (Index("ix_events_position", "position", unique=True), Index("ix_events_hash", "hash"))
 
     match_id: str = Field(sa_column=Column(String(32), ForeignKey("matches.id"), primary_key=True))
     seq: int = Field(primary_key=True)
@@ -69,6 +69,32 @@ class StoredEvent(SQLModel, table=True):
             "recorded_by": self.recorded_by,
             "prev_hash": self.prev_hash,
             "hash": self.hash,
+        }
+
+
+class ImportRecord(SQLModel, table=True):
+    """One import into a match: who, when, from which file. The events keep their own `recorded_by` (it
+    is hashed); this row says who brought them here. `digest` (SHA-256 of the file's events as read)
+    makes a second import of the same file answer the match already stored."""
+
+    __tablename__ = "imports"
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: str = Field(sa_column=Column(String(32), ForeignKey("matches.id"), nullable=False, index=True))
+    imported_by: str = Field(max_length=128)
+    imported_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+    file_name: str | None = Field(default=None, max_length=255)
+    digest: str = Field(index=True, max_length=64)
+    first_seq: int
+    last_seq: int
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "imported_by": self.imported_by,
+            "imported_at": format_time(self.imported_at),
+            "file_name": self.file_name,
+            "first_seq": self.first_seq,
+            "last_seq": self.last_seq,
         }
 
 

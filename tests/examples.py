@@ -1,4 +1,5 @@
-"""The public example logs of ../shared/spec/examples, and a reader for import-form JSON Lines."""
+"""The recorded example matches (tests/data/examples) with the scores they must give, and a reader for
+import-form JSON Lines."""
 
 from __future__ import annotations
 
@@ -6,13 +7,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-SPEC_EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "spec" / "examples"
 LOCAL_EXAMPLES = Path(__file__).resolve().parent / "data" / "examples"
 
 
 def examples_dir() -> Path:
-    """The spec's examples beside the checkout; a copy in tests/data when the checkout stands alone."""
-    return SPEC_EXAMPLES if SPEC_EXAMPLES.is_dir() else LOCAL_EXAMPLES
+    return LOCAL_EXAMPLES
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:

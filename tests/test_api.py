@@ -273,7 +273,7 @@ def test_store_errors_map_to_statuses_in_one_place() -> None:
 STATUSES = {
     ("post", "/api/matches"): {201, 400, 401, 409, 413, 422},
     ("get", "/api/matches"): {200, 400},
-    ("post", "/api/matches/import"): {201, 400, 401, 413, 422},
+    ("post", "/api/matches/import"): {200, 201, 400, 401, 403, 409, 413, 422},
     ("get", "/api/matches/{match_id}"): {200, 404},
     ("get", "/api/matches/{match_id}/state"): {200, 400, 404},
     ("get", "/api/matches/{match_id}/scores"): {200, 400, 404},

@@ -595,7 +595,8 @@ def test_many_fuzzed_events_give_a_state_or_an_illegal_event(seed: int) -> None:
 
 # ---------------------------------------------------------------- an independent referee
 
-SPEC_TILES = Path(__file__).resolve().parents[2] / "shared" / "spec" / "hi-spot-tiles.json"
+# The rulebook's tile table, transcribed apart from the package's own copy.
+SPEC_TILES = Path(__file__).resolve().parent / "data" / "hi-spot-tiles.json"
 PACKAGED_TILES = Path(__file__).resolve().parents[1] / "projections" / "games" / "hi_spot" / "tilesets" / "default.json"
 
 

@@ -19,7 +19,8 @@ from projections.games.hi_spot.tiles import (
     turned_over,
 )
 
-SPEC_TILES = Path(__file__).resolve().parents[2] / "shared" / "spec" / "hi-spot-tiles.json"
+# The rulebook's tile table, transcribed apart from the package's own copy.
+SPEC_TILES = Path(__file__).resolve().parent / "data" / "hi-spot-tiles.json"
 
 
 def turn(*positions: int) -> list[int]:

@@ -11,7 +11,9 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
 from recorder.append_only import drop_triggers
+from recorder.db import make_engine
 from recorder.errors import BadRequest, Conflict, ImportRefused, MatchNotFound, Refused
+from recorder.migrate import upgrade
 from recorder.store import EventStore, ImportLine, NewEvent, parse_jsonl
 from tests.examples import load_example
 from tests.logs import START, illegal_launch, launch, round_start
@@ -180,17 +182,58 @@ def test_tampering_is_found_at_the_first_bad_seq(store: EventStore) -> None:
     assert not result.ok and result.first_bad_seq == 4 and "hash" in (result.reason or "")
 
 
-def test_export_then_import_reproduces_the_hashes(store: EventStore) -> None:
+def test_export_then_import_reproduces_the_hashes(store: EventStore, tmp_path: Path) -> None:
     log, expected = load_example("hats-off-01")
     original = store.import_log(lines(log), "importer")["match_id"]
     exported = "".join(store.export_lines(original))
-    copy = store.import_log(parse_jsonl(exported), "someone-else")["match_id"]
-    assert copy != original
-    assert [e["hash"] for e in store.events(copy)] == [e["hash"] for e in store.events(original)]
-    assert store.verify(copy).ok
+    other = EventStore(make_engine(f"sqlite:///{tmp_path / 'other.db'}"))
+    upgrade(other.engine)
+    copy = other.import_log(parse_jsonl(exported), "someone-else")
+    assert copy["existing"] is False and copy["added"] == len(log)
+    assert [e["hash"] for e in other.events(copy["match_id"])] == [e["hash"] for e in store.events(original)]
+    assert other.verify(copy["match_id"]).ok
     from projections.scores import scores_json
 
-    assert scores_json(store.fold(copy), None) == expected
+    assert scores_json(other.fold(copy["match_id"]), None) == expected
+
+
+def test_importing_a_match_already_stored_answers_it(store: EventStore) -> None:
+    log, _ = load_example("hats-off-01")
+    first = store.import_log(lines(log), "importer", "club.jsonl")
+    assert first["existing"] is False
+    again = store.import_log(lines(log), "someone-else", "club.jsonl")  # the same file: no second match
+    exported = store.import_log(parse_jsonl("".join(store.export_lines(first["match_id"]))), "x")  # its export
+    for answer in (again, exported):
+        assert answer == {"match_id": first["match_id"], "seq": len(log), "existing": True, "added": 0}
+    items, total = store.list_matches()
+    assert total == 1
+    assert [i["imported_by"] for i in store.summary(first["match_id"])["imports"]] == ["importer"]
+
+
+def test_an_export_that_extends_a_stored_match_appends_the_rest(store: EventStore, tmp_path: Path) -> None:
+    match_id = started(store)
+    short = "".join(store.export_lines(match_id))
+    other = EventStore(make_engine(f"sqlite:///{tmp_path / 'club.db'}"))
+    upgrade(other.engine)
+    copy = other.import_log(parse_jsonl(short), "x", "night-1.jsonl")["match_id"]
+    store.append(match_id, [new(launch("ann", 1, 5)), new(launch("ann", 2, 6))], 2, "desk-1")
+    longer = other.import_log(parse_jsonl("".join(store.export_lines(match_id))), "y", "night-2.jsonl")
+    assert longer == {"match_id": copy, "seq": 4, "existing": True, "added": 2}
+    assert other.events(copy) == store.events(match_id)
+    assert other.verify(copy).ok and other.fold(copy).seq == 4
+    imports = other.summary(copy)["imports"]
+    assert [(i["file_name"], i["first_seq"], i["last_seq"]) for i in imports] == [
+        ("night-1.jsonl", 1, 2), ("night-2.jsonl", 3, 4)]
+
+
+def test_a_file_that_differs_from_a_stored_match_after_the_same_start_is_a_conflict(store: EventStore) -> None:
+    match_id = started(store)
+    store.append(match_id, [new(launch("ann", 1, 5))], 2, "desk-1")
+    envelopes = store.events(match_id)
+    fork = [*envelopes[:2], {"type": "note", "data": {"text": "forked"}}]
+    with pytest.raises(Conflict, match="differs from seq 3"):
+        store.import_log(lines(fork), "x")
+    assert store.list_matches()[1] == 1
 
 
 def test_import_refuses_a_tampered_file_and_stores_nothing(store: EventStore) -> None:

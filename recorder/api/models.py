@@ -48,6 +48,10 @@ class ErrorBody(BaseModel):
     type: str | None = Field(default=None, description="illegal_event: the refused event's type")
     current_seq: int | None = Field(default=None, description="conflict: the match's last seq")
     line: int | None = Field(default=None, description="import_refused: the refused line of the file")
+    file: str | None = Field(default=None, description="import_refused of several files: the file refused")
+    first_bad_seq: int | None = Field(
+        default=None, description="chain_broken: the first seq whose stored row does not verify"
+    )
 
 
 class Envelope(BaseModel):
@@ -108,10 +112,30 @@ class MatchSummary(BaseModel):
     updated_at: str
 
 
-class MatchDetail(MatchSummary):
-    """A match's summary with its scores."""
+class ImportInfo(BaseModel):
+    """One import into the match: who brought its events here, when, from which file, which seqs."""
 
-    scores: Scores
+    imported_by: str
+    imported_at: str
+    file_name: str | None
+    first_seq: int
+    last_seq: int
+
+
+class Broken(BaseModel):
+    first_bad_seq: int
+    reason: str
+
+
+class MatchDetail(MatchSummary):
+    """A match's summary with its scores, its imports, and whether its stored rows verify."""
+
+    scores: Scores | None = Field(description="as far as the stored events verify; null when seq 1 does not")
+    imports: list[ImportInfo] = Field(description="how the match's events came here, if imported")
+    broken: Broken | None = Field(
+        description="null, or where the stored events stop verifying (edited in the database): the match "
+        "then replays up to the seq before"
+    )
 
 
 class MatchList(BaseModel):
@@ -181,6 +205,8 @@ class VerifyOut(BaseModel):
 class ImportOut(BaseModel):
     match_id: str
     seq: int
+    existing: bool = Field(description="the file's match was already stored (the same file, or an export of it)")
+    added: int = Field(description="events this import stored (0 when the match was already complete)")
 
 
 class TokenCreated(BaseModel):

@@ -3,8 +3,9 @@
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Query, Request
+from fastapi import APIRouter, Body, Query, Request, Response
 from fastapi.responses import StreamingResponse
+from starlette.concurrency import run_in_threadpool
 
 from recorder.api.deps import Book, Recorder
 from recorder.api.errors import responses
@@ -18,7 +19,9 @@ from recorder.api.models import (
     StateOut,
     VerifyOut,
 )
+from recorder.auth import check_events
 from recorder.errors import BadRequest
+from recorder.logfile import parse_jsonl
 
 router = APIRouter(prefix="/matches", tags=["matches"])
 
@@ -77,24 +80,45 @@ def list_matches(
     summary="Import a match log (JSON Lines) as a new match",
     response_description="Imported: the new match id and its last seq",
     description="Lines may carry their hashes (an export: every hash is kept) or not (they are chained anew). "
-    "The import stops at the first refused line, names it, and stores nothing of the file.",
-    responses=responses(
-        400, 401, 413, 422,
+    "The import stops at the first refused line, names it, and stores nothing of the file. The import is "
+    "recorded on the match (who, when, `file_name`). The same file again, or an export of a match already "
+    "stored, answers 200 with that match (`existing`); an export that extends a stored match appends the rest. "
+    "A file holding `rewind` events needs a referee's token, as appending one does.",
+    responses={
+        200: {"model": ImportOut, "description": "Already stored: the match this file is (`existing` true)"},
+        **responses(
+            400, 401, 403, 409, 413, 422,
+        s403="The file holds a rewind and the token is a recorder's",
+        s409="A stored match starts with the same event as the file but differs further on",
         s400="A line that is not a well-formed event: not JSON, not an object, an unknown type (`import_refused`, "
         "with `line`), or a body that is not UTF-8",
         s422="A line that breaks a rule or the hash chain (`import_refused`, with `line`); nothing is stored",
-    ),
+        ),
+    },
     openapi_extra={
         "requestBody": {"required": True, "content": {"application/x-ndjson": {"schema": {"type": "string"}}}}
     },
 )
-async def import_match(request: Request, sb: Book, who: Recorder) -> ImportOut:
+async def import_match(
+    request: Request,
+    response: Response,
+    sb: Book,
+    who: Recorder,
+    file_name: Annotated[
+        str | None, Query(max_length=255, description="the file's name, recorded with the import")
+    ] = None,
+) -> ImportOut:
     raw = await request.body()
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
         raise BadRequest("the body must be UTF-8 JSON Lines") from e
-    return ImportOut.model_validate(sb.import_log(text, who.name))
+    lines = parse_jsonl(text)
+    check_events(who, (item.obj for item in lines))  # a file's rewinds need a referee, as appended ones do
+    imported = await run_in_threadpool(sb.import_log, lines, who.name, file_name)
+    if imported["existing"]:
+        response.status_code = 200
+    return ImportOut.model_validate(imported)
 
 
 @router.get(

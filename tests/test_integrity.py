@@ -1,0 +1,166 @@
+"""What the store does when its rows are not what it wrote (edited or deleted in the database), when two
+matches race for one event_id, and how imports are kept: all files or none, recorded, never twice."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import text
+from sqlalchemy.engine import Engine
+
+from recorder.api import create_api
+from recorder.append_only import drop_triggers
+from recorder.errors import ChainBroken, Conflict, ImportRefused
+from recorder.facade import Scorebook
+from recorder.logfile import NewEvent
+from recorder.store import EventStore
+from tests.examples import examples_dir
+from tests.logs import START, launch, round_start
+
+
+def new(e: dict) -> NewEvent:
+    return NewEvent(e["type"], e["data"], e.get("event_id"))
+
+
+def five_events(sb: Scorebook) -> str:
+    match_id = sb.start_match(dict(START), "desk")["match_id"]
+    sb.append(match_id, [round_start(), launch("ann", 1, 5), launch("ann", 2, 6), launch("bo", 1, 2)], 1, "desk")
+    return match_id
+
+
+def tamper(engine: Engine, sql: str, **params: object) -> None:
+    with engine.begin() as conn:
+        drop_triggers(conn)
+        conn.execute(text(sql), params)
+
+
+def restarted(sb: Scorebook) -> Scorebook:
+    """The same database through a new store: an empty fold cache, as after a restart."""
+    return Scorebook(EventStore(sb.engine))
+
+
+EDITS = {
+    # a legal edit: the rules accept it, the hash does not
+    "edited": ("UPDATE events SET data = :d WHERE match_id = :m AND seq = 4",
+               {"d": '{"player": "ann", "hat": 2, "to": "off"}'}),
+    # an edit the rules refuse (no hat 9) and that breaks the hash
+    "illegal": ("UPDATE events SET data = :d WHERE match_id = :m AND seq = 4",
+                {"d": '{"player": "ann", "hat": 9, "to": "off"}'}),
+    "not an object": ("UPDATE events SET data = :d WHERE match_id = :m AND seq = 4", {"d": "[1, 2]"}),
+    "deleted": ("DELETE FROM events WHERE match_id = :m AND seq = 4", {}),
+}
+
+
+@pytest.mark.parametrize("edit", EDITS)
+def test_a_match_edited_in_the_database_replays_up_to_the_break(scorebook: Scorebook, edit: str) -> None:
+    match_id = five_events(scorebook)
+    before = scorebook.scores(match_id, at=3)
+    sql, params = EDITS[edit]
+    tamper(scorebook.engine, sql, m=match_id, **params)
+    sb = restarted(scorebook)
+    fold = sb.fold(match_id)
+    assert fold.seq == 3  # seqs 1..3 still verify
+    assert sb.scores(match_id) == before
+    assert sb.state(match_id)["seq"] == 3
+    summary = sb.summary(match_id)
+    assert summary["broken"]["first_bad_seq"] == 4 and summary["seq"] == 5 and summary["scores"]["seq"] == 3
+    check = sb.verify(match_id)
+    assert not check.ok and check.first_bad_seq == 4
+    with pytest.raises(ChainBroken, match="seq 4") as refused:
+        sb.append(match_id, [launch("bo", 2, 3)], 5)
+    assert refused.value.seq == 4
+    assert len(sb.events(match_id)) == (4 if edit == "deleted" else 5)  # the refused append stored nothing
+
+
+def test_a_broken_first_event_leaves_nothing_to_replay_and_says_so(scorebook: Scorebook) -> None:
+    match_id = five_events(scorebook)
+    tamper(scorebook.engine, "UPDATE events SET recorded_by = 'mallory' WHERE match_id = :m AND seq = 1",
+           m=match_id)
+    sb = restarted(scorebook)
+    with pytest.raises(ChainBroken, match="seq 1"):
+        sb.scores(match_id)
+    summary = sb.summary(match_id)
+    assert summary["scores"] is None and summary["broken"]["first_bad_seq"] == 1
+
+
+def test_http_reads_of_a_broken_match_are_never_a_500(scorebook: Scorebook) -> None:
+    match_id = five_events(scorebook)
+    tamper(scorebook.engine, EDITS["illegal"][0], m=match_id, **EDITS["illegal"][1])
+    client = TestClient(create_api(restarted(scorebook)))
+    assert client.get(f"/api/matches/{match_id}/scores").json()["seq"] == 3
+    assert client.get(f"/api/matches/{match_id}/state").json()["seq"] == 3
+    assert client.get(f"/api/matches/{match_id}").json()["broken"]["first_bad_seq"] == 4
+    r = client.get(f"/api/matches/{match_id}/scores?at=5")
+    assert r.status_code == 400 and "broken at seq 4" in r.json()["reason"]
+    assert client.get(f"/api/matches/{match_id}/verify").json()["first_bad_seq"] == 4
+    token = scorebook.create_token("desk", "recorder")
+    r = client.post(f"/api/matches/{match_id}/events", json={"expected_seq": 5, "events": [launch("bo", 2, 3)]},
+                    headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 409 and r.json()["error"] == "chain_broken" and r.json()["first_bad_seq"] == 4
+
+
+def test_the_same_new_event_id_sent_to_two_matches_at_once_is_201_and_409(scorebook: Scorebook) -> None:
+    store = scorebook.store
+    for round_ in range(12):
+        a = store.create_match(dict(START), "a")["match_id"]
+        b = store.create_match(dict(START), "b")["match_id"]
+        gate = threading.Barrier(2)
+        answers: list[str] = []
+
+        def send(match_id: str, event_id: str, gate: threading.Barrier, answers: list[str]) -> None:
+            gate.wait()
+            try:
+                store.append(match_id, [NewEvent("round_started", {"caller": "ann"}, event_id)], 1, "x")
+                answers.append("stored")
+            except Conflict:
+                answers.append("conflict")
+
+        threads = [threading.Thread(target=send, args=(m, f"race-{round_}", gate, answers)) for m in (a, b)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(answers) == ["conflict", "stored"]
+        assert store.fold(a).seq + store.fold(b).seq == 3
+
+
+def test_a_multi_file_import_stores_every_file_or_none(scorebook: Scorebook, tmp_path: Path) -> None:
+    good = (examples_dir() / "hats-off-01.jsonl").read_text()
+    bad_lines = good.splitlines()
+    bad_lines[5] = bad_lines[5].replace('"hat": 2', '"hat": 9')
+    with pytest.raises(ImportRefused) as refused:
+        scorebook.import_files([("good.jsonl", good), ("bad.jsonl", "\n".join(bad_lines))], "club")
+    assert refused.value.file == "bad.jsonl" and refused.value.line == 6
+    assert "bad.jsonl: line 6" in refused.value.message
+    assert scorebook.matches()[1] == 0
+    # A database error after the first file is stored rolls the first one back too.
+    long_id = good.replace('"id": "ann"', '"id": "' + "a" * 65 + '"', 1)
+    with pytest.raises(Exception):  # noqa: B017 - whichever error the backend raises, nothing stays
+        scorebook.import_files([("good.jsonl", good), ("long.jsonl", long_id)], "club")
+    assert scorebook.matches()[1] == 0
+    done = scorebook.import_files([("one.jsonl", good), ("two.jsonl", good)], "club")
+    assert done[0]["existing"] is False and done[1] == {**done[0], "existing": True, "added": 0}
+
+
+def test_an_import_is_recorded_on_the_match_and_a_recorder_cannot_import_rewinds(scorebook: Scorebook) -> None:
+    client = TestClient(create_api(scorebook))
+    recorder = {"Authorization": f"Bearer {scorebook.create_token('desk-3', 'recorder')}"}
+    referee = {"Authorization": f"Bearer {scorebook.create_token('ref', 'referee')}"}
+    log = (examples_dir() / "hats-off-01.jsonl").read_text()
+    rewound = log + '{"type": "rewind", "data": {"to_seq": 2, "reason": "wrong hat"}}\n'
+    r = client.post("/api/matches/import?file_name=night.jsonl", content=rewound, headers=recorder)
+    assert r.status_code == 403 and "referee" in r.json()["reason"]
+    assert scorebook.matches()[1] == 0
+    r = client.post("/api/matches/import?file_name=night.jsonl", content=rewound, headers=referee)
+    assert r.status_code == 201 and r.json()["existing"] is False
+    match_id = r.json()["match_id"]
+    r = client.post("/api/matches/import", content=log, headers=recorder)
+    assert r.status_code == 201  # not the same file: the rewind is not in it
+    again = client.post("/api/matches/import?file_name=copy.jsonl", content=rewound, headers=referee)
+    assert again.status_code == 200 and again.json() == {**again.json(), "match_id": match_id, "existing": True}
+    imports = client.get(f"/api/matches/{match_id}").json()["imports"]
+    assert [(i["imported_by"], i["file_name"], i["first_seq"]) for i in imports] == [("ref", "night.jsonl", 1)]
+    assert imports[0]["imported_at"].endswith("Z")
