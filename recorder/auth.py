@@ -16,6 +16,7 @@ from sqlmodel import Session, col, select
 
 from recorder.db import for_writing
 from recorder.errors import Forbidden
+from recorder.logfile import format_time
 from recorder.tables import ApiToken, utcnow
 
 ROLES = ("recorder", "referee", "admin")  # each may do what the ones before it may
@@ -72,6 +73,16 @@ def list_tokens(engine: Engine) -> list[dict[str, object]]:
         rows = s.exec(select(ApiToken).order_by(col(ApiToken.id))).all()
         return [
             {"id": r.id, "name": r.name, "role": r.role, "revoked": r.revoked_at is not None} for r in rows
+        ]
+
+
+def token_rows(engine: Engine) -> list[dict[str, Any]]:
+    """Every token as a backup keeps it: name, role, SHA-256, when made and revoked (never the token)."""
+    with Session(engine) as s:
+        return [
+            {"name": r.name, "role": r.role, "token_hash": r.token_hash, "created_at": format_time(r.created_at),
+             "revoked_at": format_time(r.revoked_at) if r.revoked_at else None}
+            for r in s.exec(select(ApiToken).order_by(col(ApiToken.id)))
         ]
 
 

@@ -267,6 +267,46 @@ def demo(
     _print(f"Recorded {made} demo matches.")
 
 
+@app.command()
+def backup(
+    file: Annotated[Path, typer.Argument(help="The backup file to write (JSON Lines)", dir_okay=False)],
+    with_tokens: Annotated[bool, typer.Option(help="Also the API tokens (their SHA-256 only)")] = False,
+    db: Db = None,
+) -> None:
+    """Write every match (ids, created times, events with their hashes and event_ids, imports) to FILE."""
+    import os
+
+    sb = _read(db)
+    partial = file.with_name(f".{file.name}.partial")
+    lines = 0
+    with partial.open("w", encoding="utf-8") as out:
+        for line in sb.backup(with_tokens):
+            out.write(line)
+            lines += 1
+    os.replace(partial, file)  # a backup cut short by a crash never takes the place of a whole one
+    _print(f"{lines - 2} lines of matches, events{' and tokens' if with_tokens else ''} written to {file}",
+           stderr=True)
+
+
+@app.command()
+def restore(
+    file: Annotated[Path, typer.Argument(help="A file from `scorebook backup`", exists=True, dir_okay=False)],
+    db: Db = None,
+) -> None:
+    """Restore a backup into this database (empty or not): match ids and every hash kept; matches already
+    here are not stored twice, so restoring twice is safe. All or nothing."""
+    from recorder.errors import StoreError
+
+    sb = _write(db)
+    try:
+        counts = sb.restore(file.read_text(encoding="utf-8"))
+    except StoreError as e:
+        raise _fail(f"{file}: {e.message}") from e
+    except UnicodeDecodeError as e:
+        raise _fail(f"{file}: not UTF-8 text") from e
+    _print_json(counts)
+
+
 @token_app.command("create")
 def token_create(
     name: str,

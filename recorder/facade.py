@@ -17,7 +17,7 @@ assembling an engine, the migrations and a store themselves. Errors are `recorde
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -134,6 +134,23 @@ class Scorebook:
         """Several match files, (file name, JSON Lines text) each, in one transaction: all are stored or none.
         Every file is checked first (`check_files`); ImportRefused's message then names the file and the line."""
         return self.store.store_many(check_files(files, recorded_by))
+
+    # -- backup and restore ------------------------------------------------------------------------
+
+    def backup(self, with_tokens: bool = False) -> Iterator[str]:
+        """The backup file (recorder/backup.py), line by line: every match with its ids, times, events and
+        event_ids, and its imports; the tokens' hashes only `with_tokens`."""
+        from recorder.backup import backup_lines
+
+        tokens = auth.token_rows(self.engine) if with_tokens else None
+        return backup_lines(self.store.backup_matches(), tokens)
+
+    def restore(self, text: str) -> dict[str, int]:
+        """Restore a backup file into this database, empty or not: ids and hashes kept, nothing stored
+        twice (see `EventStore.restore`). All or nothing; counts of what was added."""
+        from recorder.backup import read_backup
+
+        return self.store.restore(read_backup(text))
 
     # -- reading -----------------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ import hashlib
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -30,8 +30,9 @@ from projections.events import Event
 from projections.schemas import unknown_field_problem
 from projections.scores import scores_json
 from projections.timeline import Fold
+from recorder.backup import Backup, BackupMatch
 from recorder.db import for_writing
-from recorder.errors import BadRequest, ChainBroken, Conflict, MatchNotFound, Refused
+from recorder.errors import BadRequest, ChainBroken, Conflict, ImportRefused, MatchNotFound, Refused
 from recorder.logfile import (
     GENESIS,
     ChainCheck,
@@ -48,7 +49,7 @@ from recorder.logfile import (
     parse_time,
     prepare_import,
 )
-from recorder.tables import ImportRecord, Match, MatchPlayer, StoredEvent, utcnow
+from recorder.tables import ApiToken, ImportRecord, Match, MatchPlayer, StoredEvent, utcnow
 
 MAX_BATCH = 1000
 
@@ -351,6 +352,88 @@ class EventStore:
         match.updated_at = utcnow()
         s.add(match)
 
+    # -- backup and restore (the file: recorder/backup.py) ------------------------------------------
+
+    def backup_matches(self) -> Iterator[BackupMatch]:
+        """Every match as stored, oldest first, with its events (and their event_ids) and its imports."""
+        with Session(self.engine) as s:
+            ids = s.exec(select(Match.id, Match.created_at).order_by(col(Match.created_at), col(Match.id))).all()
+        for match_id, created_at in ids:
+            with Session(self.engine) as s:
+                rows = s.exec(
+                    select(StoredEvent).where(StoredEvent.match_id == match_id).order_by(col(StoredEvent.seq))
+                ).all()
+                imports = s.exec(
+                    select(ImportRecord).where(ImportRecord.match_id == match_id).order_by(col(ImportRecord.id))
+                ).all()
+            yield BackupMatch(
+                match_id,
+                format_time(created_at),
+                [r.envelope() for r in rows],
+                [r.event_id for r in rows],
+                [{**i.as_json(), "digest": i.digest} for i in imports],
+            )
+
+    def restore(self, backup: Backup) -> dict[str, int]:
+        """Store a backup's matches under their own ids with every hash, in one transaction: all or nothing.
+
+        A match not here is stored; one already here that the backup extends gets the rest; one the same
+        or longer here is left as it is — so restoring twice stores nothing twice. A match that differs from
+        the one stored under its id, an event_id used by another event, or a match whose events do not
+        verify or break a rule, refuses the whole restore, naming it. Tokens (by their hash) likewise."""
+        counts = {"matches_added": 0, "matches_extended": 0, "matches_unchanged": 0, "events_added": 0,
+                  "tokens_added": 0}
+        checked = [(m, self._check_backup_match(m)) for m in backup.matches]
+        with Session(self._writer) as s:
+            for m, prepared in checked:
+                added = self._restore_match(s, m, prepared)
+                key = "matches_unchanged" if added == 0 else "matches_added" if added == len(m.envelopes) \
+                    else "matches_extended"
+                counts[key] += 1
+                counts["events_added"] += added
+                self._restore_imports(s, m)
+            counts["tokens_added"] = _restore_tokens(s, backup.tokens)
+            try:
+                s.commit()
+            except IntegrityError as e:
+                raise Conflict(f"the backup clashes with this database ({_first_line(e)}): nothing restored") from e
+        return counts
+
+    def _check_backup_match(self, m: BackupMatch) -> PreparedImport:
+        lines = [ImportLine(n, env) for n, env in enumerate(m.envelopes, start=1)]
+        try:
+            return prepare_import(lines, "restore")
+        except ImportRefused as e:
+            raise ImportRefused(f"match {m.id}, event {e.line}: {e.reason}", e.line, e.malformed) from e
+
+    def _restore_match(self, s: Session, m: BackupMatch, prepared: PreparedImport) -> int:
+        match = s.get(Match, m.id)
+        if match is None:
+            self._new_match(s, prepared, m.event_ids, match_id=m.id, created_at=parse_time(m.created_at))
+            return len(m.envelopes)
+        hashes = s.exec(
+            select(StoredEvent.hash).where(StoredEvent.match_id == m.id).order_by(col(StoredEvent.seq))
+        ).all()
+        for i, (stored, given) in enumerate(zip(hashes, (e["hash"] for e in m.envelopes), strict=False)):
+            if stored != given:
+                raise Conflict(f"match {m.id} is stored here with other events from seq {i + 1}: nothing restored")
+        have = len(hashes)
+        if have >= len(m.envelopes):
+            return 0
+        locked = self._lock_match(s, m.id)
+        self._insert(s, locked, prepared.fold, m.envelopes[have:], m.event_ids[have:])
+        s.flush()
+        return len(m.envelopes) - have
+
+    def _restore_imports(self, s: Session, m: BackupMatch) -> None:
+        stored = {(r.digest, r.first_seq) for r in s.exec(select(ImportRecord).where(ImportRecord.match_id == m.id))}
+        for r in m.imports:
+            if (r["digest"], r["first_seq"]) in stored:
+                continue
+            s.add(ImportRecord(match_id=m.id, imported_by=r["imported_by"], imported_at=parse_time(r["imported_at"]),
+                               file_name=r["file_name"], digest=r["digest"], first_seq=r["first_seq"],
+                               last_seq=r["last_seq"]))
+
     # -- the fold cache ----------------------------------------------------------------------------
 
     def _publish(self, match_id: str, stored: StoredFold) -> None:
@@ -528,6 +611,24 @@ def _verified(start: StoredFold, rows: Sequence[StoredEvent], last_seq: int) -> 
     if n < last_seq:
         return stop(n + 1, f"seq {n + 1} is missing")
     return StoredFold(fold, head, last_seq)
+
+
+def _restore_tokens(s: Session, tokens: Sequence[dict[str, Any]]) -> int:
+    known = set(s.exec(select(ApiToken.token_hash)).all())
+    added = 0
+    for t in tokens:
+        if t["token_hash"] in known:
+            continue
+        revoked = parse_time(t["revoked_at"]) if t["revoked_at"] else None
+        s.add(ApiToken(name=t["name"], role=t["role"], token_hash=t["token_hash"],
+                       created_at=parse_time(t["created_at"]), revoked_at=revoked))
+        known.add(t["token_hash"])
+        added += 1
+    return added
+
+
+def _first_line(e: Exception) -> str:
+    return str(getattr(e, "orig", e)).splitlines()[0][:200]
 
 
 def _import_row(match_id: str, source: ImportSource, first_seq: int, last_seq: int) -> ImportRecord:
