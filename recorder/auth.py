@@ -6,9 +6,11 @@ dashboard's scorepad both call it before appending."""
 from __future__ import annotations
 
 import hashlib
+import os
 import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy.engine import Engine
@@ -74,6 +76,36 @@ def list_tokens(engine: Engine) -> list[dict[str, object]]:
         return [
             {"id": r.id, "name": r.name, "role": r.role, "revoked": r.revoked_at is not None} for r in rows
         ]
+
+
+LOCAL_NAME = "local"  # the name of `serve --print-token`'s token, kept for it
+LOCAL_FILE = "local-token"
+
+
+def local_token(engine: Engine, directory: Path, rotate: bool = False) -> tuple[str, bool]:
+    """The local recorder token `scorebook serve --print-token` shows: the one kept (0600) in
+    `directory/local-token` while it still signs in here, else a new one, with every other active token
+    named "local" revoked — restarts never pile up live tokens. `rotate` makes a new one in any case.
+    Returns (token, made now)."""
+    path = directory / LOCAL_FILE
+    if not rotate and path.is_file():
+        kept = path.read_text(encoding="utf-8").strip()
+        if kept and authenticate(engine, kept) is not None:
+            return kept, False
+    token = create_token(engine, LOCAL_NAME, "recorder")
+    with Session(for_writing(engine)) as s:
+        for row in s.exec(select(ApiToken).where(ApiToken.name == LOCAL_NAME, col(ApiToken.revoked_at).is_(None))):
+            if row.token_hash != token_digest(token):
+                row.revoked_at = utcnow()
+                s.add(row)
+        s.commit()
+    directory.mkdir(parents=True, exist_ok=True)
+    temporary = directory / f".{LOCAL_FILE}.{secrets.token_hex(8)}"
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as f:
+        f.write(token + "\n")
+    os.replace(temporary, path)
+    return token, True
 
 
 def token_rows(engine: Engine) -> list[dict[str, Any]]:

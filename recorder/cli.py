@@ -71,7 +71,12 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port")] = 8000,
     demo: Annotated[int, typer.Option(help="On an empty database, first record this many demo matches per game")] = 0,
-    print_token: Annotated[bool, typer.Option(help="Print a fresh local recorder token")] = False,
+    print_token: Annotated[
+        bool, typer.Option(help="Print the local recorder token (kept between starts in the data directory)")
+    ] = False,
+    rotate_token: Annotated[
+        bool, typer.Option(help="Make a new local recorder token and revoke the old one (implies --print-token)")
+    ] = False,
 ) -> None:
     """Upgrade the schema to head, then serve the API (and the dashboard) on one port."""
     import uvicorn
@@ -89,9 +94,14 @@ def serve(
         made = seed_if_empty(sb, demo)
         if made:
             _print(f"Recorded {made} demo matches.")
-    if print_token:
-        token = sb.create_token("local", "recorder")
-        _print(f"Local recorder token (shown once): [bold]{token}[/bold]")
+    if print_token or rotate_token:
+        from recorder.auth import local_token
+        from recorder.sessions import data_dir
+
+        token, made = local_token(sb.engine, data_dir(sb.engine.url), rotate=rotate_token)
+        kept = data_dir(sb.engine.url) / "local-token"
+        _print(f"Local recorder token ({'new; any earlier one is revoked' if made else 'the same as before'}, "
+               f"kept in {kept}): [bold]{token}[/bold]")
         _print(
             f"  curl -H 'Authorization: Bearer {token}' -X POST http://{host}:{port}/api/matches/import "
             "--data-binary @match.jsonl",
