@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -129,10 +130,12 @@ def append_log(
     tally: Tally,
     stop: threading.Event,
     pick: Any,
+    ids: Callable[[str, int], str] = event_id,
 ) -> int:
-    """Append the next `size` events of `log` after `known_seq`; the match's seq as now known."""
+    """Append the next `size` events of `log` after `known_seq`; the match's seq as now known.
+    `ids` names each event (by default one id per position of the log: see `event_id`)."""
     batch = [
-        {"type": e["type"], "data": e["data"], "event_id": event_id(key, seq)}
+        {"type": e["type"], "data": e["data"], "event_id": ids(key, seq)}
         for seq, e in enumerate(log[known_seq : known_seq + size], start=known_seq + 1)
     ]
     body = {"expected_seq": known_seq, "events": batch}
