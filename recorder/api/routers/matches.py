@@ -24,7 +24,6 @@ router = APIRouter(prefix="/matches", tags=["matches"])
 
 At = Annotated[int | None, Query(ge=1, description="a seq of the match: the answer as it was then")]
 AT_400 = "`at` is not a seq of this match, or a malformed parameter"
-MALFORMED_ID = "A malformed parameter (a match id that cannot be one)"
 
 
 class JSONLinesResponse(StreamingResponse):
@@ -101,7 +100,7 @@ async def import_match(request: Request, sb: Book, who: Recorder) -> ImportOut:
 @router.get(
     "/{match_id}",
     summary="One match: game, players, status, last seq, scores",
-    responses=responses(400, 404, s400=MALFORMED_ID),
+    responses=responses(404),
 )
 def get_match(sb: Book, match_id: str) -> MatchDetail:
     return MatchDetail.model_validate(sb.summary(match_id))
@@ -139,7 +138,7 @@ def legal(sb: Book, match_id: str, player: Annotated[str, Query(description="a p
             "description": "One envelope per line, in seq order, with its hash: `import` reproduces every hash",
             "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
         },
-        **responses(400, 404, s400=MALFORMED_ID),
+        **responses(404),
     },
 )
 def export(sb: Book, match_id: str) -> JSONLinesResponse:
@@ -153,7 +152,7 @@ def export(sb: Book, match_id: str) -> JSONLinesResponse:
     "/{match_id}/verify",
     summary="Check the hash chain",
     response_model_exclude_none=True,
-    responses=responses(400, 404, s400=MALFORMED_ID),
+    responses=responses(404),
 )
 def verify(sb: Book, match_id: str) -> VerifyOut:
     return VerifyOut.model_validate(sb.verify(match_id).as_json())
