@@ -95,7 +95,7 @@ def live(bare_url: str) -> Iterator[Live]:
 def _summary(case: Any, status: int, error: BaseException) -> str:
     found = list(error.exceptions) if isinstance(error, FailureGroup) else [error]
     titles = "; ".join(getattr(f, "title", type(f).__name__) for f in found)
-    return f"{case.method} {case.operation.path} -> {status}: {titles}\n    {case.as_curl_command()[:400]}"
+    return f"{case.method} {case.operation.path} -> {status}: {titles}\n    {case.as_curl_command()[:1500]}"
 
 
 def _run(live: Live, token: str | None) -> list[str]:
