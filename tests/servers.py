@@ -73,13 +73,15 @@ class Tally:
     acked: dict[tuple[str, int], str] = field(default_factory=dict)  # (match, seq) -> hash, from a 2xx
     created: int = 0
     replayed: int = 0
+    replayed_after_retry: int = 0  # answered as a replay after a request that got no answer (a kill)
     conflicts: int = 0
     retries: int = 0
     unexpected: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def ack(self, match_id: str, envelopes: list[dict[str, Any]], replayed: bool) -> None:
+    def ack(self, match_id: str, envelopes: list[dict[str, Any]], replayed: bool, retried: bool = False) -> None:
         with self.lock:
+            self.replayed_after_retry += replayed and retried
             for env in envelopes:
                 earlier = self.acked.setdefault((match_id, env["seq"]), env["hash"])
                 if earlier != env["hash"]:
@@ -106,14 +108,18 @@ def send(
     **kwargs: Any,
 ) -> httpx.Response | None:
     """The request, retried unchanged (same body, same event_ids) on another of `urls` while no server
-    answers it; None once `stop` is set with no answer."""
+    answers it; None once `stop` is set with no answer. A retried answer is marked `retried`."""
+    retried = False
     while True:
         url = pick(urls)
         try:
-            return client.request(method, url + path, timeout=30, **kwargs)
+            response = client.request(method, url + path, timeout=30, **kwargs)
+            response.extensions["retried"] = retried
+            return response
         except httpx.TransportError:
             if stop.is_set():
                 return None
+            retried = True
             with tally.lock:
                 tally.retries += 1
             time.sleep(0.05)
@@ -144,7 +150,7 @@ def append_log(
         return known_seq
     if r.status_code in (200, 201):
         stored = r.json()["events"]
-        tally.ack(match_id, stored, replayed=r.status_code == 200)
+        tally.ack(match_id, stored, replayed=r.status_code == 200, retried=bool(r.extensions.get("retried")))
         return int(stored[-1]["seq"])
     if r.status_code == 409:  # another client moved the match on (or stored part of this batch in its own)
         with tally.lock:

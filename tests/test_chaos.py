@@ -130,5 +130,5 @@ def test_sigkill_under_append_load_loses_no_acknowledged_event(bare_url: str, tm
     assert len(tally.acked) >= 100, f"too little load to mean anything: {len(tally.acked)} acknowledged"
     assert stored >= len(tally.acked)
     print(f"{time.monotonic() - started:.1f} s, {KILLS} kills: {len(tally.acked)} events acknowledged, {stored} "
-          f"stored, {tally.created} appends, {tally.replayed} replays, {tally.conflicts} conflicts, "
-          f"{tally.retries} retries on no answer")
+          f"stored, {tally.created} appends, {tally.replayed} replays ({tally.replayed_after_retry} of a request "
+          f"that got no answer), {tally.conflicts} conflicts, {tally.retries} retries on no answer")
