@@ -44,3 +44,35 @@ def create_triggers(conn: Connection) -> None:
 def drop_triggers(conn: Connection) -> None:
     for sql in _DROP.get(conn.dialect.name, []):
         conn.exec_driver_sql(sql)
+
+
+# What must be in force: the triggers by name, each refusing (not a same-named trigger that lets changes
+# through, nor a disabled one).
+EXPECTED = {
+    "sqlite": ("events_no_update", "events_no_delete"),
+    "postgresql": ("events_no_update_delete", "events_no_truncate"),
+}
+
+
+def missing_triggers(conn: Connection) -> list[str]:
+    """The append-only triggers not in force on `events`: absent, disabled (PostgreSQL), or altered so
+    that they no longer refuse. Empty when the table is protected."""
+    dialect = conn.dialect.name
+    if dialect == "sqlite":
+        rows = conn.exec_driver_sql(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'events'"
+        ).all()
+        found = {name for name, sql in rows if "RAISE(ABORT" in (sql or "").upper().replace(" ", "")}
+    else:
+        rows = conn.exec_driver_sql(
+            "SELECT t.tgname, t.tgenabled, p.prosrc FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid "
+            "WHERE t.tgrelid = 'events'::regclass AND NOT t.tgisinternal"
+        ).all()
+        found = {name for name, enabled, src in rows if enabled != "D" and "RAISE EXCEPTION" in src.upper()}
+    return [name for name in EXPECTED.get(dialect, ()) if name not in found]
+
+
+def repair_triggers(conn: Connection) -> None:
+    """Put every append-only trigger back as `create_triggers` makes it (an altered one is replaced)."""
+    drop_triggers(conn)
+    create_triggers(conn)

@@ -84,6 +84,7 @@ def serve(
     from recorder.server import build_app
 
     sb = _write(db)
+    _refuse_unprotected(sb)
     try:
         _ = sb.sessions  # the session secret and lifetime: a problem shows now, not at the first sign-in
     except (OSError, ValueError) as e:
@@ -214,10 +215,19 @@ def state(match_id: str, at: At = None, db: Db = None) -> None:
 
 
 @app.command()
-def verify(target: Annotated[str, typer.Argument(help="A match id, or an exported file")], db: Db = None) -> None:
-    """Check a hash chain: of a stored match, or of an exported file. Exits 1 when broken."""
+def verify(
+    target: Annotated[str | None, typer.Argument(help="A match id, or an exported file")] = None,
+    all_: Annotated[bool, typer.Option("--all", help="Every stored match: a summary")] = False,
+    db: Db = None,
+) -> None:
+    """Check a hash chain: of a stored match, of an exported file, or of every match (--all). Exits 1 when broken."""
     from recorder.errors import StoreError
 
+    if all_ or target is None:
+        if target is not None or not all_:
+            raise _fail("give a match id or a file, or --all", 2)
+        _verify_all(db)
+        return
     path = Path(target)
     if path.is_file():
         from recorder.logfile import check_chain, parse_jsonl
@@ -234,6 +244,71 @@ def verify(target: Annotated[str, typer.Argument(help="A match id, or an exporte
             raise _fail(e.message) from e
     _print_json(result.as_json())
     if not result.ok:
+        raise typer.Exit(1)
+
+
+def _verify_all(db: str | None) -> None:
+    summary = _read(db).verify_all()
+    _print_json(summary.as_json())
+    if not summary.ok:
+        raise typer.Exit(1)
+
+
+REPAIR_HINT = "`scorebook doctor --repair` puts them back"
+
+
+def _refuse_unprotected(sb: Scorebook) -> None:
+    """`serve` writes only to an events table the database itself keeps append-only."""
+    missing = sb.missing_triggers()
+    if missing:
+        sb.close()
+        raise _fail(
+            f"the events table is not append-only: trigger(s) {', '.join(missing)} missing or altered; "
+            f"not serving. `scorebook doctor` checks every match's chain, {REPAIR_HINT}"
+        )
+
+
+@app.command()
+def doctor(
+    repair: Annotated[bool, typer.Option("--repair", help="Put missing append-only triggers back")] = False,
+    db: Db = None,
+) -> None:
+    """Check the database: schema at head, append-only triggers, every match's hash chain. Exits 1 when
+    something is wrong. With --repair, missing triggers are put back (the chains are only reported)."""
+    from recorder.errors import SchemaBehind
+    from recorder.facade import Scorebook
+    from recorder.migrate import current_revisions
+
+    try:
+        sb = Scorebook.open(db, migrate=False)
+    except SchemaBehind as e:
+        typer.echo(f"schema: {e.message}")
+        raise typer.Exit(1) from e
+    with sb:
+        typer.echo(f"schema: at head ({', '.join(current_revisions(sb.engine))})")
+        wrong = False
+        missing = sb.missing_triggers()
+        if missing and repair:
+            sb.repair_triggers()
+            still = sb.missing_triggers()
+            typer.echo(f"append-only triggers: {', '.join(missing)} put back" if not still
+                       else f"append-only triggers: MISSING {', '.join(still)} after the repair")
+            wrong = bool(still)
+        elif missing:
+            typer.echo(f"append-only triggers: MISSING or altered: {', '.join(missing)}; {REPAIR_HINT}")
+            wrong = True
+        else:
+            typer.echo("append-only triggers: present")
+        summary = sb.verify_all()
+        if summary.ok:
+            typer.echo(f"hash chains: {summary.matches} matches, {summary.events} events, all intact")
+        else:
+            typer.echo(f"hash chains: {summary.matches} matches, {summary.events} events, "
+                       f"BROKEN in {len(summary.broken)}:")
+            for b in summary.broken:
+                typer.echo(f"  {b['match_id']} at seq {b['first_bad_seq']}: {b['reason']}")
+            wrong = True
+    if wrong:
         raise typer.Exit(1)
 
 

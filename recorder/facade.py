@@ -18,24 +18,27 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
 
 from projections.errors import IllegalEvent
 from projections.notation import legal_moves
 from projections.scores import scores_json
 from projections.timeline import Fold
 from recorder import auth
+from recorder.append_only import missing_triggers, repair_triggers
 from recorder.db import make_engine
 from recorder.errors import BadRequest, ImportRefused, NotFound, SchemaBehind
 from recorder.logfile import ChainCheck, ImportLine, NewEvent, PreparedImport, parse_jsonl, prepare_import
 from recorder.migrate import behind_head, upgrade
 from recorder.sessions import Sessions, SignedIn
 from recorder.store import EventStore, ImportSource
-from recorder.tables import StoredEvent
+from recorder.tables import Match, StoredEvent
 
 
 class Scorebook:
@@ -273,6 +276,58 @@ class Scorebook:
     def sign_out(self, cookie: str | None) -> bool:
         """End a cookie's session (the cookie is refused from now on); False if none was open."""
         return self.sessions.sign_out(cookie)
+
+    # -- the database's health (`scorebook doctor`, `scorebook verify --all`) -------------------------
+
+    def missing_triggers(self) -> list[str]:
+        """The append-only triggers on `events` not in force (recorder/append_only.py); empty when protected."""
+        with self.engine.connect() as conn:
+            return missing_triggers(conn)
+
+    def repair_triggers(self) -> None:
+        """Put the append-only triggers back (for whoever holds the database: the admin)."""
+        with self.engine.begin() as conn:
+            repair_triggers(conn)
+
+    def verify_all(self) -> ChainSummary:
+        """Every match's hash chain, and that its events reach the match's last seq (a deleted tail
+        leaves a chain that verifies). A match that cannot even be read counts as broken."""
+        with Session(self.engine) as s:
+            heads = s.exec(select(Match.id, Match.last_seq).order_by(col(Match.created_at), col(Match.id))).all()
+        summary = ChainSummary()
+        for match_id, last_seq in heads:
+            try:
+                check = self.verify(match_id)
+            except Exception as e:  # a row no read survives: what the doctor is there to report
+                summary.add(match_id, ChainCheck(False, 0, 1, f"unreadable: {type(e).__name__}: {e}"))
+                continue
+            if check.ok and check.events != last_seq:
+                check = ChainCheck(False, check.events, min(check.events, last_seq) + 1,
+                                   f"the events end at seq {check.events}, the match's last seq is {last_seq}")
+            summary.add(match_id, check)
+        return summary
+
+
+@dataclass
+class ChainSummary:
+    """`verify_all`'s answer: how many matches and events were checked, and the broken ones."""
+
+    matches: int = 0
+    events: int = 0
+    broken: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.broken
+
+    def add(self, match_id: str, check: ChainCheck) -> None:
+        self.matches += 1
+        self.events += check.events
+        if not check.ok:
+            self.broken.append({"match_id": match_id, "first_bad_seq": check.first_bad_seq, "reason": check.reason})
+
+    def as_json(self) -> dict[str, Any]:
+        return {"ok": self.ok, "matches": self.matches, "events": self.events, "broken": self.broken}
 
 
 def check_files(files: Sequence[tuple[str, str]], recorded_by: str) -> list[tuple[PreparedImport, ImportSource]]:

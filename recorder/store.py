@@ -561,7 +561,15 @@ class EventStore:
         return [export_line(env) for env in self.events(match_id)]
 
     def verify(self, match_id: str) -> ChainCheck:
-        return check_chain(self.events(match_id))
+        """The stored rows' hash chain, and that they reach the match's last seq (a deleted tail leaves a
+        chain that verifies on its own)."""
+        with Session(self.engine) as s:
+            last_seq = self._match(s, match_id).last_seq
+        check = check_chain(self.events(match_id))
+        if check.ok and check.events != last_seq:
+            n = check.events
+            return ChainCheck(False, n, n + 1, f"the events end at seq {n}; the match's last seq is {last_seq}")
+        return check
 
 
 class _Replayed(Exception):

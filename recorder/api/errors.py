@@ -11,6 +11,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from recorder.api.models import ErrorBody
 from recorder.errors import (
@@ -60,10 +61,25 @@ def _malformed(_: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"error": "bad_request", "reason": "; ".join(problems)}, status_code=400)
 
 
+# The error names of the statuses FastAPI and Starlette answer themselves (a body that is not JSON, a method
+# the route does not take), so that those bodies are ErrorBody too.
+HTTP_ERRORS = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+               405: "method_not_allowed", 413: "body_too_large"}
+
+
+def _http_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    error = HTTP_ERRORS.get(exc.status_code, "bad_request" if exc.status_code < 500 else "server_error")
+    return JSONResponse({"error": error, "reason": str(exc.detail)}, status_code=exc.status_code,
+                        headers=getattr(exc, "headers", None))
+
+
 def install(app: FastAPI) -> None:
-    """Answer store errors with their status and body, and malformed requests with 400 (not FastAPI's 422)."""
+    """Answer store errors with their status and body, malformed requests with 400 (not FastAPI's 422),
+    and the framework's own refusals (a body that is not JSON) with the same ErrorBody."""
     app.add_exception_handler(StoreError, _store_error)
     app.add_exception_handler(RequestValidationError, _malformed)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
 
 
 # What each error status means, for the OpenAPI; a route may say it more precisely.

@@ -42,7 +42,7 @@ class ErrorBody(BaseModel):
     """Every refusal: `error` names the kind, `reason` says why in the table's words. Some carry more."""
 
     error: str = Field(examples=["illegal_event"], description="bad_request, unauthorized, forbidden, not_found, "
-                       "conflict, body_too_large, illegal_event, import_refused, schema_behind")
+                       "conflict, body_too_large, illegal_event, import_refused, schema_behind, method_not_allowed")
     reason: str
     seq: int | None = Field(default=None, description="illegal_event (and an unknown event type): the refused seq")
     type: str | None = Field(default=None, description="illegal_event: the refused event's type")

@@ -1,0 +1,165 @@
+"""`scorebook serve` as a real process for the crash and multi-server tests: started on a free port,
+waited for, killed with SIGKILL, started again on the same database; and an HTTP client that appends a
+known legal log to a match one retry-safe batch at a time."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    """`python -m recorder.cli serve --db URL` on its own port; its output goes to `log`."""
+
+    def __init__(self, db_url: str, log: Path, port: int | None = None) -> None:
+        self.db_url, self.log = db_url, log
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.starts = 0
+
+    def start(self, timeout: float = 60) -> None:
+        env = {**os.environ, "SCOREBOOK_SECRET": "chaos-test-secret-" + "x" * 32, "PYTHONPATH": str(ROOT)}
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "recorder.cli", "serve", "--db", self.db_url, "--port", str(self.port)],
+                cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+            )
+        self.starts += 1
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.proc.returncode}: {self.log.read_text()[-2000:]}")
+            try:
+                if httpx.get(f"{self.url}/api/games", timeout=2).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            time.sleep(0.05)
+        self.kill()
+        raise RuntimeError(f"the server did not answer within {timeout} s")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no flush, whatever the server was doing."""
+        if self.proc is not None and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(timeout=30)
+        self.proc = None
+
+
+@dataclass
+class Tally:
+    """What the clients saw, shared by every client thread."""
+
+    acked: dict[tuple[str, int], str] = field(default_factory=dict)  # (match, seq) -> hash, from a 2xx
+    created: int = 0
+    replayed: int = 0
+    replayed_after_retry: int = 0  # answered as a replay after a request that got no answer (a kill)
+    conflicts: int = 0
+    retries: int = 0
+    unexpected: list[str] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def ack(self, match_id: str, envelopes: list[dict[str, Any]], replayed: bool, retried: bool = False) -> None:
+        with self.lock:
+            self.replayed_after_retry += replayed and retried
+            for env in envelopes:
+                earlier = self.acked.setdefault((match_id, env["seq"]), env["hash"])
+                if earlier != env["hash"]:
+                    self.unexpected.append(f"{match_id} seq {env['seq']}: acknowledged with two hashes")
+            if replayed:
+                self.replayed += 1
+            else:
+                self.created += 1
+
+
+def event_id(key: str, seq: int) -> str:
+    """One id per position of a match's log: any client sending that position sends the same id."""
+    return f"{key}-{seq}"
+
+
+def send(
+    client: httpx.Client,
+    urls: list[str],
+    method: str,
+    path: str,
+    stop: threading.Event,
+    tally: Tally,
+    pick: Any,
+    **kwargs: Any,
+) -> httpx.Response | None:
+    """The request, retried unchanged (same body, same event_ids) on another of `urls` while no server
+    answers it; None once `stop` is set with no answer. A retried answer is marked `retried`."""
+    retried = False
+    while True:
+        url = pick(urls)
+        try:
+            response = client.request(method, url + path, timeout=30, **kwargs)
+            response.extensions["retried"] = retried
+            return response
+        except httpx.TransportError:
+            if stop.is_set():
+                return None
+            retried = True
+            with tally.lock:
+                tally.retries += 1
+            time.sleep(0.05)
+
+
+def append_log(
+    client: httpx.Client,
+    urls: list[str],
+    match_id: str,
+    key: str,
+    log: list[dict[str, Any]],
+    known_seq: int,
+    size: int,
+    tally: Tally,
+    stop: threading.Event,
+    pick: Any,
+    ids: Callable[[str, int], str] = event_id,
+) -> int:
+    """Append the next `size` events of `log` after `known_seq`; the match's seq as now known.
+    `ids` names each event (by default one id per position of the log: see `event_id`)."""
+    batch = [
+        {"type": e["type"], "data": e["data"], "event_id": ids(key, seq)}
+        for seq, e in enumerate(log[known_seq : known_seq + size], start=known_seq + 1)
+    ]
+    body = {"expected_seq": known_seq, "events": batch}
+    r = send(client, urls, "POST", f"/api/matches/{match_id}/events", stop, tally, pick, json=body)
+    if r is None:
+        return known_seq
+    if r.status_code in (200, 201):
+        stored = r.json()["events"]
+        tally.ack(match_id, stored, replayed=r.status_code == 200, retried=bool(r.extensions.get("retried")))
+        return int(stored[-1]["seq"])
+    if r.status_code == 409:  # another client moved the match on (or stored part of this batch in its own)
+        with tally.lock:
+            tally.conflicts += 1
+        current = r.json().get("current_seq")
+        if isinstance(current, int):
+            return current
+        got = send(client, urls, "GET", f"/api/matches/{match_id}", stop, tally, pick)
+        return int(got.json()["seq"]) if got is not None else known_seq
+    with tally.lock:
+        tally.unexpected.append(f"{match_id} after seq {known_seq}: {r.status_code} {r.text[:300]}")
+    return known_seq
