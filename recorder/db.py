@@ -9,15 +9,21 @@ from sqlalchemy.engine import Engine
 from sqlmodel import create_engine
 
 from recorder.config import database_url
+from recorder.readable import dumps_strictly, loads_leniently
+
+# JSON columns, the same on both databases (psycopg's dialect hands these to psycopg's own JSON adapters):
+# written as standard JSON only, and read without ever raising, so that one unreadable row cannot fail a
+# whole read (it becomes a marker, see recorder.readable).
+JSON_OPTIONS: dict[str, Any] = {"json_serializer": dumps_strictly, "json_deserializer": loads_leniently}
 
 
 def make_engine(url: str | None = None) -> Engine:
     url = database_url(url)
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **JSON_OPTIONS)
         _sqlite_immediate_transactions(engine)
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    return create_engine(url, pool_pre_ping=True, **JSON_OPTIONS)
 
 
 WRITE_OPTION = "scorebook_write"
