@@ -90,7 +90,8 @@ def json_problem(value: Any, where: str) -> str | None:
                 return f"{at}: integer outside ±{MAX_SAFE_INTEGER} (±(2^53-1), the limit)"
         elif isinstance(v, float):
             if not math.isfinite(v):
-                return f"{at}: {'NaN' if math.isnan(v) else 'Infinity'} is not a JSON number (the limit: finite numbers)"
+                kind = "NaN" if math.isnan(v) else "Infinity"
+                return f"{at}: {kind} is not a JSON number (NaN and Infinity are refused)"
         else:
             return f"{at}: a {type(v).__name__} is not a JSON value"
     return None
