@@ -12,6 +12,7 @@ import asyncio
 import json
 import random
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,15 +21,23 @@ from sqlalchemy import text
 
 from projections.registry import all_games
 from recorder import auth
+from recorder.api.limits import MAX_BODY_BYTES
 from recorder.db import make_engine
 from recorder.errors import BadRequest, ImportRefused
 from recorder.facade import Scorebook
 from recorder.inputs import (
     MAX_DATA_BYTES,
     MAX_DEPTH,
+    MAX_EVENT_ID_CHARS,
+    MAX_KEY_CHARS,
     MAX_META_BYTES,
+    MAX_NAME_CHARS,
+    MAX_PLAYER_ID_CHARS,
+    MAX_POSITION,
     MAX_SAFE_INTEGER,
+    MAX_SEQ,
     MAX_STRING_CHARS,
+    MAX_TYPE_CHARS,
     check_event,
     check_match_started,
     is_match_id,
@@ -38,6 +47,7 @@ from recorder.inputs import (
 from recorder.logfile import event_hash, import_lines, parse_jsonl, prepare_import
 from recorder.readable import dumps_strictly, loads_leniently, readable_data, readable_meta
 from recorder.server import build_app
+from recorder.store import MAX_BATCH
 from tests.logs import PLAYERS, START, round_start
 
 BIG = 2**63
@@ -117,6 +127,16 @@ def test_match_started_limits_players_and_meta() -> None:
         check_match_started({"game": "g", "players": [{"id": "a", "name": "n" * 129}]})
     with pytest.raises(BadRequest, match=rf"meta: \d+ bytes as JSON, over {MAX_META_BYTES}"):
         check_match_started({"game": "g", "players": [], "meta": {"m": ["x" * 1000] * 17}})
+
+
+def test_format_md_lists_every_limit() -> None:
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "FORMAT.md").read_text(encoding="utf-8")
+    section = doc.split("## Limits\n", 1)[1].split("\n## ", 1)[0]
+    for value in (MAX_DEPTH, MAX_STRING_CHARS, MAX_KEY_CHARS, MAX_TYPE_CHARS, MAX_EVENT_ID_CHARS,
+                  MAX_PLAYER_ID_CHARS, MAX_NAME_CHARS, MAX_BATCH):
+        assert f"{value} " in section, value
+    for value in (MAX_DATA_BYTES, MAX_META_BYTES, MAX_SAFE_INTEGER, MAX_SEQ, MAX_POSITION, MAX_BODY_BYTES // 2**20):
+        assert f"{value:,}" in section, value
 
 
 def test_match_ids_are_32_lowercase_hex_digits() -> None:
