@@ -21,7 +21,9 @@ from sqlalchemy import text
 
 from projections.registry import all_games
 from recorder import auth
+from recorder.api import create_api
 from recorder.api.limits import MAX_BODY_BYTES
+from recorder.append_only import create_triggers, drop_triggers
 from recorder.db import make_engine
 from recorder.errors import BadRequest, ImportRefused
 from recorder.facade import Scorebook
@@ -470,12 +472,16 @@ def _rows_for(scorebook: Scorebook) -> dict[str, str]:
 
 
 def _assert_every_raw_read_survives(client: TestClient, mid: str, bad_seq: int) -> None:
+    _assert_every_raw_read_survives_with(client, mid, bad_seq, unreadable_data=True)
+
+
+def _assert_every_raw_read_survives_with(client: TestClient, mid: str, bad_seq: int, unreadable_data: bool) -> None:
     listed = client.get("/api/matches")
     assert listed.status_code == 200, listed.text[:300]
     events = client.get(f"/api/matches/{mid}/events")
     assert events.status_code == 200, events.text[:300]
     shown = events.json()["events"][bad_seq - 1]
-    assert shown["seq"] == bad_seq and list(shown["data"]) == ["unreadable"]
+    assert shown["seq"] == bad_seq and (list(shown["data"]) == ["unreadable"]) == unreadable_data
     follow = client.get("/api/events?after=0")
     assert follow.status_code == 200 and any(e["seq"] == bad_seq and e["match_id"] == mid
                                              for e in follow.json()["events"])
@@ -499,6 +505,26 @@ def test_every_read_survives_an_unreadable_event_row(client: TestClient, scorebo
     assert client.get(f"/api/matches/{mid}").status_code == 200
     verify = client.get(f"/api/matches/{mid}/verify").json()
     assert verify["first_bad_seq"] == 3 and "the stored data cannot be read" in verify["reason"]
+
+
+def test_sqlite_text_that_is_not_utf8_reads(tmp_path: Path) -> None:
+    """SQLite keeps whatever bytes it is given in a TEXT column; a read must not fail on them."""
+    sb = Scorebook.open(str(tmp_path / "bytes.db"))
+    try:
+        mid = sb.start_match(START)["match_id"]
+        sb.append(mid, [round_start()], expected_seq=1)
+        _insert_event(sb, mid, 3, "{}")
+        with sb.engine.begin() as conn:
+            drop_triggers(conn)
+            conn.execute(text("UPDATE events SET data = CAST(X'7B2278223A22FF227D' AS TEXT), "
+                              "recorded_by = CAST(X'61FF62' AS TEXT) WHERE match_id = :mid AND seq = 3"), {"mid": mid})
+            create_triggers(conn)
+        client = TestClient(create_api(sb), raise_server_exceptions=False)
+        _assert_every_raw_read_survives_with(client, mid, 3, unreadable_data=False)
+        shown = client.get(f"/api/matches/{mid}/events?from=3").json()["events"][0]
+        assert shown["data"] == {"x": "\ufffd"} and shown["recorded_by"] == "a\ufffdb"
+    finally:
+        sb.close()
 
 
 def test_every_raw_read_survives_an_unreadable_row_at_the_head(client: TestClient, scorebook: Scorebook) -> None:
