@@ -18,6 +18,7 @@ from sqlmodel import Session, col, select
 
 from recorder.db import for_writing
 from recorder.errors import Forbidden
+from recorder.inputs import MAX_NAME_CHARS, check_string
 from recorder.logfile import format_time
 from recorder.tables import ApiToken, utcnow
 
@@ -55,6 +56,7 @@ def create_token(engine: Engine, name: str, role: str) -> str:
         raise ValueError(f"role must be one of {', '.join(ROLES)}")
     if not name or len(name) > 128:
         raise ValueError("a token needs a name of 1 to 128 characters")
+    check_string(name, "name", MAX_NAME_CHARS)  # NUL and lone surrogates: PostgreSQL cannot store them
     token = "sb_" + secrets.token_urlsafe(32)
     with Session(for_writing(engine)) as s:
         s.add(ApiToken(name=name, role=role, token_hash=token_digest(token)))

@@ -399,9 +399,11 @@ def token_create(
     db: Db = None,
 ) -> None:
     """Create a token; it is printed once and stored only hashed."""
+    from recorder.errors import StoreError
+
     try:
         token = _write(db).create_token(name, role)
-    except ValueError as e:
+    except (ValueError, StoreError) as e:
         raise _fail(str(e)) from e
     sys.stdout.write(token + "\n")
 

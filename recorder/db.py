@@ -9,15 +9,21 @@ from sqlalchemy.engine import Engine
 from sqlmodel import create_engine
 
 from recorder.config import database_url
+from recorder.readable import dumps_strictly, loads_leniently
+
+# JSON columns, the same on both databases (psycopg's dialect hands these to psycopg's own JSON adapters):
+# written as standard JSON only, and read without ever raising, so that one unreadable row cannot fail a
+# whole read (it becomes a marker, see recorder.readable).
+JSON_OPTIONS: dict[str, Any] = {"json_serializer": dumps_strictly, "json_deserializer": loads_leniently}
 
 
 def make_engine(url: str | None = None) -> Engine:
     url = database_url(url)
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **JSON_OPTIONS)
         _sqlite_immediate_transactions(engine)
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    return create_engine(url, pool_pre_ping=True, **JSON_OPTIONS)
 
 
 WRITE_OPTION = "scorebook_write"
@@ -28,6 +34,12 @@ def for_writing(engine: Engine) -> Engine:
     return engine.execution_options(**{WRITE_OPTION: True})
 
 
+def _lenient_text(raw: bytes) -> str:
+    """SQLite's TEXT may hold bytes that are not UTF-8 (written with the sqlite3 shell, say): read them with
+    U+FFFD in place of each bad byte rather than failing the whole read (costs nothing measurable)."""
+    return raw.decode("utf-8", "replace")
+
+
 def _sqlite_immediate_transactions(engine: Engine) -> None:
     """A writer takes SQLite's write lock at BEGIN, so its read-check-append cannot interleave with
     another writer's; readers begin deferred and, in WAL mode, neither wait for writers nor block them."""
@@ -35,6 +47,7 @@ def _sqlite_immediate_transactions(engine: Engine) -> None:
     @event.listens_for(engine, "connect")
     def _connect(dbapi_conn: Any, _record: Any) -> None:
         dbapi_conn.isolation_level = None  # let us emit BEGIN ourselves
+        dbapi_conn.text_factory = _lenient_text
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute("PRAGMA busy_timeout=30000")

@@ -26,6 +26,8 @@ from projections.errors import IllegalEvent, UnknownEventType
 from projections.events import Event
 from projections.timeline import Fold
 from recorder.errors import BadRequest, ImportRefused
+from recorder.inputs import MAX_DEPTH, check_event, check_recorded_by
+from recorder.readable import unreadable_reason
 
 GENESIS = "0" * 64
 # FORMAT.md's envelope, in its order; `hash` follows, over the canonical JSON of these.
@@ -84,6 +86,9 @@ def link_problem(env: Mapping[str, Any], seq: int, prev: str) -> str | None:
         return "prev_hash is not the previous event's hash"
     body = {k: v for k, v in env.items() if k != "hash"}
     if event_hash(body) != env.get("hash"):
+        unreadable = unreadable_reason(env.get("data"))
+        if unreadable is not None:  # the stored data could not be served, so its hash cannot be checked
+            return f"the stored data cannot be read: {unreadable}"
         return "hash does not match the event's content"
     return None
 
@@ -153,17 +158,27 @@ class ImportLine:
     obj: dict[str, Any]
 
 
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
 def parse_jsonl(text: str) -> list[ImportLine]:
-    """JSON Lines, `#` comments and blank lines skipped; a line that is not JSON is refused by number."""
+    """JSON Lines, `#` comments and blank lines skipped; a line that is not JSON is refused by number
+    (NaN and Infinity, which Python's json would take, too)."""
     items = []
     for number, raw in enumerate(text.splitlines(), start=1):
         stripped = raw.strip()
         if not stripped or stripped.startswith("#"):
             continue
         try:
-            obj = json.loads(stripped)
+            obj = json.loads(stripped, parse_constant=_refuse_constant)
         except json.JSONDecodeError as e:
             raise ImportRefused(f"not JSON ({e.msg})", number, malformed=True) from e
+        except RecursionError as e:  # far deeper than MAX_DEPTH: Python's parser gives up
+            raise ImportRefused(f"nested deeper than {MAX_DEPTH} levels (the limit)", number, malformed=True) from e
+        except ValueError as e:  # NaN, or an integer of thousands of digits (past Python's int_max_str_digits)
+            why = "an integer too long to read" if "integer string conversion" in str(e) else str(e)[:200]
+            raise ImportRefused(f"not JSON ({why})", number, malformed=True) from e
         if not isinstance(obj, dict):
             raise ImportRefused("each line must be a JSON object", number, malformed=True)
         items.append(ImportLine(number, obj))
@@ -209,6 +224,9 @@ def _import_envelope(item: ImportLine, n: int, prev: str, now: str, recorded_by:
     obj, line = item.obj, item.line
     try:
         e = NewEvent.parse(obj, "event")
+        check_event(e.type, e.data, e.event_id)
+        if isinstance(obj.get("recorded_by"), str):
+            check_recorded_by(obj["recorded_by"])
     except BadRequest as err:
         raise ImportRefused(err.message, line, malformed=True) from err
     if "seq" in obj and obj["seq"] != n:
@@ -252,6 +270,7 @@ def prepare_import(lines: Sequence[ImportLine], recorded_by: str, now: datetime 
     """
     if not lines:
         raise ImportRefused("the file holds no events", 0, malformed=True)
+    check_recorded_by(recorded_by)
     fold: Fold[Any] | None = None
     envelopes, prev = [], GENESIS
     at = format_time(now or utcnow())

@@ -6,10 +6,12 @@ from fastapi import FastAPI
 
 from dashboard.mount import mount_dashboard
 from recorder.api import create_api
+from recorder.api.guards import guard_dashboard
 from recorder.facade import Scorebook
 
 
 def build_app(sb: Scorebook) -> FastAPI:
     app = create_api(sb)
     mount_dashboard(app, sb)  # after every API route: it answers all other paths
+    guard_dashboard(app.state.dash)  # an unregistered component-suite file is a 404, not a 500
     return app

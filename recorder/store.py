@@ -33,6 +33,7 @@ from projections.timeline import Fold
 from recorder.backup import Backup, BackupMatch
 from recorder.db import for_writing
 from recorder.errors import BadRequest, ChainBroken, Conflict, ImportRefused, MatchNotFound, Refused
+from recorder.inputs import check_event, check_recorded_by, is_match_id
 from recorder.logfile import (
     GENESIS,
     ChainCheck,
@@ -49,6 +50,7 @@ from recorder.logfile import (
     parse_time,
     prepare_import,
 )
+from recorder.readable import readable_meta, readable_players, readable_winners
 from recorder.tables import ApiToken, ImportRecord, Match, MatchPlayer, StoredEvent, utcnow
 
 MAX_BATCH = 1000
@@ -109,6 +111,8 @@ class EventStore:
         if isinstance(data.get("event_id"), str):
             event_id = event_id if event_id is not None else data["event_id"]
             data = {k: v for k, v in data.items() if k != "event_id"}
+        check_event("match_started", data, event_id)
+        check_recorded_by(recorded_by)
         earlier = self._created_before(data, event_id)
         if earlier is not None:
             return earlier
@@ -153,6 +157,9 @@ class EventStore:
             raise BadRequest("events must hold at least one event")
         if len(events) > MAX_BATCH:
             raise BadRequest(f"at most {MAX_BATCH} events per append")
+        for i, e in enumerate(events):
+            check_event(e.type, e.data, e.event_id, f"events[{i}]")
+        check_recorded_by(recorded_by)
         try:
             envelopes, fold = self._append(match_id, events, expected_seq, recorded_by)
         except _Replayed as r:
@@ -315,6 +322,8 @@ class EventStore:
         return [stored[e.event_id].envelope() for e in events if e.event_id is not None]
 
     def _lock_match(self, s: Session, match_id: str) -> Match:
+        if not is_match_id(match_id):  # never a match: not worth asking the database, which may refuse it
+            raise MatchNotFound(f"no match {match_id!r}")
         match = s.exec(select(Match).where(Match.id == match_id).with_for_update()).first()
         if match is None:
             raise MatchNotFound(f"no match {match_id!r}")
@@ -493,6 +502,8 @@ class EventStore:
         return fold
 
     def _match(self, s: Session, match_id: str) -> Match:
+        if not is_match_id(match_id):  # never a match: not worth asking the database, which may refuse it
+            raise MatchNotFound(f"no match {match_id!r}")
         match = s.get(Match, match_id)
         if match is None:
             raise MatchNotFound(f"no match {match_id!r}")
@@ -649,11 +660,11 @@ def _summary(m: Match) -> dict[str, Any]:
     return {
         "match_id": m.id,
         "game": m.game,
-        "players": m.players,
+        "players": readable_players(m.players),
         "status": m.status,
-        "winners": m.winners,
+        "winners": readable_winners(m.winners),
         "seq": m.last_seq,
-        "meta": m.meta,
+        "meta": readable_meta(m.meta),  # a row may hold anything: see recorder.readable
         "created_at": format_time(m.created_at),
         "updated_at": format_time(m.updated_at),
     }

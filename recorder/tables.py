@@ -9,6 +9,7 @@ from sqlalchemy import JSON, BigInteger, Column, DateTime, ForeignKey, Index, In
 from sqlmodel import Field, SQLModel
 
 from recorder.logfile import format_time
+from recorder.readable import readable_data
 
 
 def utcnow() -> datetime:
@@ -60,11 +61,12 @@ class StoredEvent(SQLModel, table=True):
     event_id: str | None = Field(default=None, max_length=128, unique=True)
 
     def envelope(self) -> dict[str, Any]:
-        """FORMAT.md's envelope, exactly as hashed and exported."""
+        """FORMAT.md's envelope, exactly as hashed and exported. Data that cannot be served (not an object,
+        beyond the limits, unreadable text) reads as `{"unreadable": why}`: its hash then fails, at this seq."""
         return {
             "seq": self.seq,
             "type": self.type,
-            "data": self.data,
+            "data": readable_data(self.data),
             "recorded_at": format_time(self.recorded_at),
             "recorded_by": self.recorded_by,
             "prev_hash": self.prev_hash,

@@ -37,7 +37,7 @@ def _postgres_engine(schema: str) -> Engine:
     _admin(f'CREATE SCHEMA "{schema}"')
     # The schema goes in the URL (psycopg's `options`), so that the URL alone reaches the same tables.
     url = make_url(POSTGRES_URL).update_query_dict({"options": f"-csearch_path={schema}"})
-    return create_engine(url, pool_pre_ping=True)
+    return make_engine(url.render_as_string(hide_password=False))
 
 
 @pytest.fixture(params=BACKENDS)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from fastapi import APIRouter, FastAPI
 from fastapi_offline import FastAPIOffline
 
-from recorder.api import docs, errors, openapi
+from recorder.api import docs, errors, guards, openapi
 from recorder.api.limits import MAX_BODY_BYTES, BodyLimit
 from recorder.api.routers import events, games, matches, signin, tokens
 from recorder.facade import Scorebook
@@ -43,6 +43,7 @@ def create_api(sb: Scorebook) -> FastAPI:
     app.state.scorebook = sb
     app.add_middleware(BodyLimit)
     errors.install(app)
+    guards.install(app)  # NUL, surrogates and '..' in paths and queries; bodies FastAPI cannot parse
     api = APIRouter(prefix="/api")
     for router in (matches.router, events.router, games.router, tokens.router):
         api.include_router(router)

@@ -9,6 +9,7 @@ from recorder.api.deps import Book, Recorder
 from recorder.api.errors import responses
 from recorder.api.models import AppendIn, AppendResult, EventsPage, FollowOut
 from recorder.auth import check_events
+from recorder.inputs import MAX_POSITION, MAX_SEQ
 from recorder.logfile import NewEvent
 
 router = APIRouter(tags=["events"])
@@ -51,8 +52,8 @@ def append(sb: Book, match_id: str, body: AppendIn, who: Recorder, response: Res
 def read_events(
     sb: Book,
     match_id: str,
-    from_: Annotated[int, Query(alias="from", ge=1, description="the first seq")] = 1,
-    to: Annotated[int | None, Query(ge=1, description="the last seq")] = None,
+    from_: Annotated[int, Query(alias="from", ge=1, le=MAX_SEQ, description="the first seq")] = 1,
+    to: Annotated[int | None, Query(ge=1, le=MAX_SEQ, description="the last seq")] = None,
 ) -> EventsPage:
     return EventsPage.model_validate({"events": sb.events(match_id, from_, to)})
 
@@ -64,7 +65,7 @@ def read_events(
 )
 def follow(
     sb: Book,
-    after: Annotated[int, Query(ge=0, description="the last position already read")] = 0,
+    after: Annotated[int, Query(ge=0, le=MAX_POSITION, description="the last position already read")] = 0,
     limit: Annotated[int, Query(ge=1, le=1000)] = 500,
 ) -> FollowOut:
     return FollowOut.model_validate({"events": sb.events_after(after, limit)})

@@ -21,11 +21,12 @@ from recorder.api.models import (
 )
 from recorder.auth import check_events
 from recorder.errors import BadRequest
+from recorder.inputs import MAX_POSITION, MAX_SEQ
 from recorder.logfile import parse_jsonl
 
 router = APIRouter(prefix="/matches", tags=["matches"])
 
-At = Annotated[int | None, Query(ge=1, description="a seq of the match: the answer as it was then")]
+At = Annotated[int | None, Query(ge=1, le=MAX_SEQ, description="a seq of the match: the answer as it was then")]
 AT_400 = "`at` is not a seq of this match, or a malformed parameter"
 
 
@@ -68,7 +69,7 @@ def list_matches(
     player: Annotated[str | None, Query(description="a player id")] = None,
     status: Literal["in_progress", "finished"] | None = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_POSITION)] = 0,
 ) -> MatchList:
     items, total = sb.matches(game, player, status, limit, offset)
     return MatchList.model_validate({"items": items, "total": total, "limit": limit, "offset": offset})

@@ -1,12 +1,15 @@
 """Bearer tokens (admin only): create, list, revoke."""
 # No `from __future__ import annotations`: FastAPI must see the route annotations as real objects.
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Path
 
 from recorder.api.deps import Admin, Book
 from recorder.api.errors import responses
 from recorder.api.models import Revoked, TokenCreated, TokenIn, TokenList
 from recorder.errors import BadRequest
+from recorder.inputs import MAX_SEQ  # token ids are INTEGER columns too
 
 router = APIRouter(prefix="/tokens", tags=["tokens"])
 
@@ -27,7 +30,9 @@ def tokens(sb: Book, _: Admin) -> TokenList:
     summary="Revoke a token (admin)",
     responses=responses(400, 401, 403, s400="No active token with this id, or an id that is not an integer"),
 )
-def revoke(sb: Book, token_id: int, _: Admin) -> Revoked:
+def revoke(
+    sb: Book, token_id: Annotated[int, Path(ge=1, le=MAX_SEQ, description="a token's id (GET /api/tokens)")], _: Admin
+) -> Revoked:
     if not sb.revoke_token(token_id):
         raise BadRequest(f"no active token {token_id}")
     return Revoked(revoked=token_id)
