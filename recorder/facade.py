@@ -337,7 +337,8 @@ def check_files(files: Sequence[tuple[str, str]], recorded_by: str) -> list[tupl
     for name, text in files:
         try:
             lines = parse_jsonl(text)
-            checked.append((prepare_import(lines, recorded_by), ImportSource.of(lines, recorded_by, name)))
+            prepared = prepare_import(lines, recorded_by)
+            checked.append((prepared, ImportSource.of(lines, recorded_by, name)))
         except ImportRefused as e:
             raise ImportRefused(e.reason, e.line, e.malformed, file=name) from e
     return checked

@@ -213,8 +213,8 @@ class EventStore:
         line, naming it; nothing stored then. The same file again (or an export of a match already stored,
         or one that extends it) answers that match: `existing` True, `added` the events it appended.
         (No unknown-field check here, unlike `append`: see `recorder.logfile.prepare_import`.)"""
-        source = ImportSource.of(lines, recorded_by, file_name)
-        return self.store_prepared(prepare_import(lines, recorded_by), source)
+        prepared = prepare_import(lines, recorded_by)  # first: the digest needs lines that passed the checks
+        return self.store_prepared(prepared, ImportSource.of(lines, recorded_by, file_name))
 
     def store_prepared(self, prepared: PreparedImport, source: ImportSource) -> dict[str, Any]:
         """Store a checked match file (see `import_log`)."""
