@@ -34,7 +34,8 @@ def secret_tiles(game: Game[Any], log: Iterable[Mapping[str, Any]]) -> set[str]:
     d = game.descriptor
     for line in log:
         data = line.get("data") or {}
-        fields = {h.path.split(".")[0] for h in d.event(line["type"]).hidden} if line["type"] in d.event_types else set()
+        specs = d.event(line["type"]).hidden if line["type"] in d.event_types else ()
+        fields = {h.path.split(".")[0] for h in specs}
         for key, value in data.items():
             (hidden if key in fields else public).update(_strings(value))
     player_ids = {p["id"] for line in log if line["type"] == "match_started" for p in line["data"]["players"]}

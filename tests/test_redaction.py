@@ -30,8 +30,8 @@ def test_a_list_of_tiles_keeps_its_length_a_mapping_its_keys_and_owners_see_thei
     assert redact_data(five, "hand_dealt", dealt, View(players=frozenset({"bo"})))[0] == {
         "hands": {"ann": [None, None], "bo": ["3-3", "4-4"]}}
     envelope = {"seq": 3, "type": "hand_dealt", "data": dealt, "hash": "h"}
-    assert redact_envelope(five, envelope, SPECTATOR) == {**envelope, "data": {"hands": {"ann": [None] * 2, "bo": [None] * 2}},
-                                                          "redacted": True}
+    hidden = {"hands": {"ann": [None] * 2, "bo": [None] * 2}}
+    assert redact_envelope(five, envelope, SPECTATOR) == {**envelope, "data": hidden, "redacted": True}
     assert redact_envelope(five, {"seq": 1, "type": "note", "data": {"text": "x"}}, SPECTATOR) == {
         "seq": 1, "type": "note", "data": {"text": "x"}}
     state = {"players": [{"id": "ann", "rack": ["T01"], "hidden": 1}, {"id": "bo", "rack": []}],

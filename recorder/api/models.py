@@ -51,7 +51,12 @@ class ErrorBody(BaseModel):
 
 
 class Envelope(BaseModel):
-    """A stored event, as FORMAT.md's envelope: `hash` is SHA-256 over the canonical JSON of the rest."""
+    """A stored event, as FORMAT.md's envelope: `hash` is SHA-256 over the canonical JSON of the rest.
+
+    For a spectator of a match in progress an event with hidden tiles is answered redacted: its hidden tiles
+    are null and it carries one more key, `"redacted": true` (its hash, the stored one, no longer matches)."""
+
+    model_config = ConfigDict(extra="allow")  # "redacted", only on a redacted event
 
     seq: int
     type: str
@@ -130,7 +135,9 @@ class EventsPage(BaseModel):
 
 
 class FollowedEvent(BaseModel):
-    """An envelope with its match and its global position."""
+    """An envelope with its match and its global position (`"redacted": true` as in Envelope)."""
+
+    model_config = ConfigDict(extra="allow")
 
     match_id: str
     position: int
