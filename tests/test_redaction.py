@@ -92,3 +92,20 @@ def test_every_hidden_field_names_a_field_of_its_event_and_hidden_state_paths_ex
             for part in path.split("."):
                 node = node[0] if part == "*" else node[part]
             assert node is not None or path, f"{name}: {path}"
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_each_game_s_rules_page_says_what_is_hidden(name: str) -> None:
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "rules" / f"{name}.md").read_text(encoding="utf-8")
+    assert "## Hidden while a match is in progress" in text
+    section = text.split("## Hidden while a match is in progress", 1)[1].split("\n## ", 1)[0]
+    d = get_game(name).descriptor
+    for path in d.hidden_state:
+        assert f"`{path}`" in section, f"docs/rules/{name}.md does not name the hidden state path {path}"
+    for spec in d.events:
+        for hidden in spec.hidden:
+            field = hidden.path.split(".")[0]
+            assert f"`{spec.type}.{hidden.path}`" in section or f"`{spec.type}.{field}`" in section or (
+                f".{field}`" in section and f"`{spec.type}." in section), f"{name}: {spec.type}.{hidden.path}"
