@@ -27,7 +27,7 @@ from sqlalchemy.engine import Engine
 
 from projections.errors import IllegalEvent
 from projections.notation import legal_moves
-from projections.redaction import FULL, View, redact_envelope, redact_state
+from projections.redaction import FULL, SPECTATOR, View, redact_envelope, redact_state
 from projections.scores import scores_json
 from projections.timeline import Fold
 from recorder import auth
@@ -38,7 +38,7 @@ from recorder.migrate import behind_head, upgrade
 from recorder.sessions import Sessions, SignedIn
 from recorder.store import EventStore
 from recorder.tables import StoredEvent
-from recorder.visibility import EVERYTHING, Viewer, recorded_any, sees_everything_always, view_of
+from recorder.visibility import EVERYTHING, Viewer, redacted_matches, sees_everything_always, view_of
 
 
 class Scorebook:
@@ -225,14 +225,13 @@ class Scorebook:
 
     def events_after(self, position: int = 0, limit: int = 500, viewer: Viewer = EVERYTHING) -> list[dict[str, Any]]:
         events = self.store.events_after(position, limit)
-        if sees_everything_always(viewer):
+        hiding = redacted_matches(self.engine, (e["match_id"] for e in events), viewer)
+        if not hiding:
             return events
-        folds = {m: self.store.fold(m) for m in {e["match_id"] for e in events}}
-        hiding = {m for m, f in folds.items() if not f.finished and f.game.descriptor.has_hidden_information}
-        if viewer.principal is not None:
-            hiding -= recorded_any(self.engine, viewer.principal.name, hiding)
-        return [redact_envelope(folds[e["match_id"]].game.descriptor, e, View()) if e["match_id"] in hiding else e
-                for e in events]
+        from projections.registry import get_game
+
+        return [redact_envelope(get_game(hiding[e["match_id"]]).descriptor, e, SPECTATOR) if e["match_id"] in hiding
+                else e for e in events]
 
     # -- games -------------------------------------------------------------------------------------
 
