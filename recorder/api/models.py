@@ -2,8 +2,9 @@
 
 The response models describe what the routes answer today, key for key: a field is never added or
 dropped by the model (the one optional pair, verify's `first_bad_seq`/`reason`, is left out when None by
-its route; an event redacted for a spectator carries one more key, `redacted`, see Envelope). Free-form parts stay free-form: an event's `data` (typed per game in the OpenAPI, see
-`recorder.api.openapi`), a match's `meta`, the reducer's state.
+its route; an event redacted for a spectator carries one more key, `redacted`, see Envelope). Free-form
+parts stay free-form: an event's `data` (typed per game in the OpenAPI, see `recorder.api.openapi`), a
+match's `meta`, the reducer's state.
 """
 # No `from __future__ import annotations`: FastAPI and pydantic must see real annotations.
 
