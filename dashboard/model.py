@@ -7,6 +7,10 @@ state the store's fold cache already holds (`Fold.state_at`) plus drawing it: no
 
 Steps: step k (0 ≤ k ≤ N) is the match right after event seq k; step 0 is the start, before any event
 (drawn as the table right after `match_started`, which changes nothing on it).
+
+What a viewer sees of a match in progress depends on who they are (recorder/visibility.py): a spectator's
+replay tells the events and draws the states redacted (projections/redaction.py). A replay is built for
+one `View` and cached under it, so a redacted one and a full one are never served to each other's viewer.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from projections.protocol import Game, PadStep
+from projections.redaction import FULL, View, describe, redact_state
 from projections.scores import scores_json
 from projections.stats import MatchFacts, match_facts
 from projections.timeline import Fold
@@ -54,6 +59,7 @@ class Replay:
     chain_ok: bool
     chain_text: str
     extras: Mapping[str, Any]  # what a board needs besides the state (High Five values, Hi-Spot patterns)
+    view: View = FULL  # whose hidden tiles the rows and the steps show
 
     @property
     def names(self) -> dict[str, str]:
@@ -61,25 +67,27 @@ class Replay:
 
 
 class ReplayCache:
-    """Replays by match id, rebuilt when the match has grown; thread-safe, least recently used out."""
+    """Replays by match id and view, rebuilt when the match has grown; thread-safe, least recently used out."""
 
     def __init__(self, size: int = 32) -> None:
-        self._items: OrderedDict[str, Replay] = OrderedDict()
+        self._items: OrderedDict[tuple[str, View], Replay] = OrderedDict()
         self._facts: OrderedDict[tuple[str, int], MatchFacts] = OrderedDict()
         self._size = size
         self._lock = threading.Lock()
 
-    def replay(self, sb: Scorebook, match_id: str, fold: Fold | None = None) -> Replay:
+    def replay(self, sb: Scorebook, match_id: str, fold: Fold | None = None, view: View = FULL) -> Replay:
+        """The replay as `view` may see it (FULL: every tile; the caller decides, recorder/visibility.py)."""
         fold = fold if fold is not None else sb.fold(match_id)
+        key = (match_id, view)
         with self._lock:
-            cached = self._items.get(match_id)
+            cached = self._items.get(key)
             if cached is not None and cached.seq == fold.seq:
-                self._items.move_to_end(match_id)
+                self._items.move_to_end(key)
                 return cached
-        replay = build_replay(sb, match_id, fold)
+        replay = build_replay(sb, match_id, fold, view)
         with self._lock:
-            self._items[match_id] = replay
-            self._items.move_to_end(match_id)
+            self._items[key] = replay
+            self._items.move_to_end(key)
             while len(self._items) > self._size:
                 self._items.popitem(last=False)
         return replay
@@ -105,7 +113,7 @@ def match_date(summary: Mapping[str, Any]) -> str:
     return str(date)[:10] if date else str(summary.get("created_at", ""))[:10]
 
 
-def build_replay(sb: Scorebook, match_id: str, fold: Fold[Any]) -> Replay:
+def build_replay(sb: Scorebook, match_id: str, fold: Fold[Any], view: View = FULL) -> Replay:
     game = fold.game
     stored = {r.seq: r for r in sb.event_rows(match_id)}
     check = sb.verify(match_id)
@@ -113,7 +121,7 @@ def build_replay(sb: Scorebook, match_id: str, fold: Fold[Any]) -> Replay:
     totals: list[Mapping[str, int]] = [{pid: 0 for pid, _ in fold.players}]
     bonus = []
     for e in fold.events:
-        note = fold.describe(e.seq)
+        note = describe(fold, e.seq, view)
         row = stored.get(e.seq)
         rewind = fold.superseded_by.get(e.seq)
         reason = fold.event(rewind).data.get("reason", "") if rewind else None
@@ -149,6 +157,7 @@ def build_replay(sb: Scorebook, match_id: str, fold: Fold[Any]) -> Replay:
         chain_ok=check.ok,
         chain_text=chain_text,
         extras=game.board_extras(fold.event(1).data),
+        view=view,
     )
 
 
@@ -185,7 +194,8 @@ def step_view(sb: Scorebook, replay: Replay, step: int, fold: Fold[Any] | None =
     sheet = scores_json(at, replay.match_id)
     if k == 0:
         sheet = {**sheet, "seq": 0, "players": [{**p, "score": 0} for p in sheet["players"]]}
-    return StepView(k, seq, fold.game.to_json(fold.state_at(seq)), sheet, replay.rows[k - 1] if k else None)
+    board = redact_state(fold.game.descriptor, fold.game.to_json(fold.state_at(seq)), replay.view)
+    return StepView(k, seq, board, sheet, replay.rows[k - 1] if k else None)
 
 
 def points_text(points: Mapping[str, int], names: Mapping[str, str]) -> str:

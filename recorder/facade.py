@@ -16,6 +16,7 @@ assembling an engine, the migrations and a store themselves. Errors are `recorde
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,17 +29,28 @@ from sqlmodel import Session, col, select
 
 from projections.errors import IllegalEvent
 from projections.notation import legal_moves
+from projections.redaction import FULL, SPECTATOR, View, redact_envelope, redact_state
 from projections.scores import scores_json
 from projections.timeline import Fold
 from recorder import auth
 from recorder.append_only import missing_triggers, repair_triggers
 from recorder.db import make_engine
-from recorder.errors import BadRequest, ImportRefused, NotFound, SchemaBehind
-from recorder.logfile import ChainCheck, ImportLine, NewEvent, PreparedImport, parse_jsonl, prepare_import
+from recorder.errors import BadRequest, Forbidden, ImportRefused, NotFound, SchemaBehind
+from recorder.logfile import (
+    EXPORT_KEYS,
+    ChainCheck,
+    ImportLine,
+    NewEvent,
+    PreparedImport,
+    export_line,
+    parse_jsonl,
+    prepare_import,
+)
 from recorder.migrate import behind_head, upgrade
 from recorder.sessions import Sessions, SignedIn
 from recorder.store import EventStore, ImportSource
 from recorder.tables import Match, StoredEvent
+from recorder.visibility import EVERYTHING, Viewer, redacted_matches, sees_everything_always, view_of
 
 
 class Scorebook:
@@ -156,6 +168,16 @@ class Scorebook:
         return self.store.restore(read_backup(text))
 
     # -- reading -----------------------------------------------------------------------------------
+    #
+    # Reads that can show hidden tiles (state, legal, events, follow, export) take a `viewer`
+    # (recorder/visibility.py). The default, EVERYTHING, is for callers with the database itself (the
+    # Python API, the CLI); the HTTP API and the dashboard pass the request's viewer.
+
+    def view(self, match_id: str, viewer: Viewer = EVERYTHING) -> View:
+        """What `viewer` may see of the match's hidden tiles now (FULL, or a redacted View)."""
+        if sees_everything_always(viewer):
+            return FULL
+        return view_of(self.engine, match_id, self.store.fold(match_id), viewer)
 
     def fold(self, match_id: str, at: int | None = None) -> Fold[Any]:
         return self.store.fold(match_id, at)
@@ -164,34 +186,52 @@ class Scorebook:
         """FORMAT.md's scores JSON (as it was right after seq `at`)."""
         return scores_json(self.store.fold(match_id, at), match_id)
 
-    def state(self, match_id: str, at: int | None = None) -> dict[str, Any]:
+    def state(self, match_id: str, at: int | None = None, viewer: Viewer = EVERYTHING) -> dict[str, Any]:
         fold = self.store.fold(match_id, at)
+        view = self.view(match_id, viewer)
         return {
             "match_id": match_id,
             "game": fold.game.name,
             "seq": fold.seq,
             "superseded": sorted(fold.superseded_by),
-            "state": fold.game.to_json(fold.state),
+            "state": redact_state(fold.game.descriptor, fold.game.to_json(fold.state), view),
         }
 
-    def legal(self, match_id: str, player: str, at: int | None = None) -> dict[str, Any]:
+    def legal(self, match_id: str, player: str, at: int | None = None, viewer: Viewer = EVERYTHING) -> dict[str, Any]:
         """Every legal next event for `player`'s known tiles, each with its scorepad `notation`
-        (projections.notation: the line that records it)."""
+        (projections.notation: the line that records it). Forbidden to a viewer who may not see the
+        player's tiles: the moves name them."""
         fold = self.store.fold(match_id, at)
         if player not in {pid for pid, _ in fold.players}:
             raise BadRequest(f"{player!r} does not play in this match")
+        if not self.view(match_id, viewer).sees(player):
+            raise Forbidden(
+                f"the legal moves name {player!r}'s hidden tiles, which only a referee, an admin or the recorder "
+                "of this match sees while it is in progress"
+            )
         try:
             moves = [] if fold.finished else legal_moves(fold.game, fold.state, [player])
         except IllegalEvent as e:
             raise BadRequest(e.reason) from e
         return {"match_id": match_id, "seq": fold.seq, "player": player, "moves": moves}
 
-    def export_lines(self, match_id: str) -> list[str]:
-        """The match log as JSON Lines (each line ends in a newline), hashes included."""
-        return self.store.export_lines(match_id)
+    def export_lines(self, match_id: str, viewer: Viewer = EVERYTHING) -> list[str]:
+        """The match log as JSON Lines (each line ends in a newline), hashes included. For a viewer who
+        may not see the hidden tiles, redacted lines are marked `"redacted": true`: such a file neither
+        verifies nor imports."""
+        view = self.view(match_id, viewer)
+        if view.everything:
+            return self.store.export_lines(match_id)
+        descriptor = self.store.fold(match_id).game.descriptor
+        lines = []
+        for env in self.store.events(match_id):
+            shown = redact_envelope(descriptor, env, view)
+            marked = {**{k: shown[k] for k in EXPORT_KEYS}, "redacted": True}
+            lines.append(json.dumps(marked, ensure_ascii=False) + "\n" if "redacted" in shown else export_line(shown))
+        return lines
 
-    def export(self, match_id: str) -> str:
-        return "".join(self.store.export_lines(match_id))
+    def export(self, match_id: str, viewer: Viewer = EVERYTHING) -> str:
+        return "".join(self.export_lines(match_id, viewer))
 
     def verify(self, match_id: str) -> ChainCheck:
         return self.store.verify(match_id)
@@ -210,14 +250,28 @@ class Scorebook:
     def summary(self, match_id: str) -> dict[str, Any]:
         return self.store.summary(match_id)
 
-    def events(self, match_id: str, from_seq: int = 1, to_seq: int | None = None) -> list[dict[str, Any]]:
-        return self.store.events(match_id, from_seq, to_seq)
+    def events(
+        self, match_id: str, from_seq: int = 1, to_seq: int | None = None, viewer: Viewer = EVERYTHING
+    ) -> list[dict[str, Any]]:
+        events = self.store.events(match_id, from_seq, to_seq)
+        view = self.view(match_id, viewer)
+        if view.everything:
+            return events
+        descriptor = self.store.fold(match_id).game.descriptor
+        return [redact_envelope(descriptor, env, view) for env in events]
 
     def event_rows(self, match_id: str) -> list[StoredEvent]:
         return self.store.event_rows(match_id)
 
-    def events_after(self, position: int = 0, limit: int = 500) -> list[dict[str, Any]]:
-        return self.store.events_after(position, limit)
+    def events_after(self, position: int = 0, limit: int = 500, viewer: Viewer = EVERYTHING) -> list[dict[str, Any]]:
+        events = self.store.events_after(position, limit)
+        hiding = redacted_matches(self.engine, (e["match_id"] for e in events), viewer)
+        if not hiding:
+            return events
+        from projections.registry import get_game
+
+        return [redact_envelope(get_game(hiding[e["match_id"]]).descriptor, e, SPECTATOR) if e["match_id"] in hiding
+                else e for e in events]
 
     # -- games -------------------------------------------------------------------------------------
 

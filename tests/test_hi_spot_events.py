@@ -109,7 +109,7 @@ def test_the_descriptor_values() -> None:
     assert (d.name, d.title, d.min_players, d.max_players) == ("hi-spot", "Hi-Spot", 2, 4)
     assert d.bonus_tags == ("full_stack", "going_out") and d.penalty_tags == ("blocked",)
     assert d.counted_tags == ("full_stack", "new_stack", "going_out", "exchange") and d.valued_tags == ()
-    assert d.first_player_key == "first_player" and d.hidden_state == ("players.*.rack",)
+    assert d.first_player_key == "first_player" and d.hidden_state == ("players.*.rack", "patterns")
     f = fold_dicts(load_example("hi-spot-26")[0])
     board = GAME.to_json(f.state)
     assert board["first_player"] in {p["id"] for p in board["players"]}

@@ -36,7 +36,7 @@ def short_log(game: str, seed: int = 2, players: int = 2) -> list[dict[str, Any]
 
 
 def imported(sb: Scorebook, log: list[dict[str, Any]]) -> str:
-    return str(sb.import_log(import_lines(log), "desk")["match_id"])
+    return str(sb.import_log(import_lines(log), RECORDER.name)["match_id"])  # the pad's scorekeeper recorded it
 
 
 def props_with(tree: Any, key: str) -> Iterator[dict[str, Any]]:

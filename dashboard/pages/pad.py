@@ -12,6 +12,10 @@ line in the state at `seq` (projections.notation.parse_line), checks the role (`
 appends with `expected_seq = seq` and the event_id: a retry of a line already stored is answered with
 the stored event; a stale seq (someone else recorded) reloads the pad at the current seq and keeps the
 typed line. The reducer's refusal is shown with its reason and nothing is stored.
+
+Hidden tiles (recorder/visibility.py): a recorder who has recorded nothing of a match in progress yet sees
+its pad as a spectator — hands and racks redacted, no legal moves (they name the tiles) — until they
+record its next event; a referee or an admin sees everything.
 """
 
 from __future__ import annotations
@@ -30,12 +34,14 @@ from dashboard.pages.signin import principal, sign_in_prompt
 from dashboard.theme import seat_colours
 from projections.errors import IllegalEvent
 from projections.notation import parse_line
+from projections.redaction import FULL, View, describe, redact_state
 from projections.registry import game_title
 from projections.timeline import Fold
 from recorder import auth
 from recorder.auth import Principal
 from recorder.errors import Conflict, Forbidden, StoreError
 from recorder.facade import Scorebook
+from recorder.visibility import reader
 
 LAST_EVENTS = 8
 HINTS_COOKIE = "scorebook_hints"  # "off": this device's scorekeeper switched the hints off
@@ -67,9 +73,9 @@ def totals_line(fold: Fold[Any]) -> str:
     return " · ".join(f"{name} {totals.get(pid, 0)}" for pid, name in fold.players)
 
 
-def echo_text(fold: Fold[Any], seq: int) -> str:
+def echo_text(fold: Fold[Any], seq: int, view: View = FULL) -> str:
     """`#23 tile_placed: Ann placed … · Ann 137 · Bo 88`: what the reducer made of event `seq`, and the totals."""
-    return f"#{seq} {fold.event(seq).type}: {fold.describe(seq).text} · {totals_line(fold)}"
+    return f"#{seq} {fold.event(seq).type}: {describe(fold, seq, view).text} · {totals_line(fold)}"
 
 
 def to_move(fold: Fold[Any], board: Mapping[str, Any]) -> str | None:
@@ -115,12 +121,12 @@ def panel_view(fold: Fold[Any], lines: Mapping[str, list[str]]) -> list[Any]:
         html.B(name), " ", " · ".join(lines.get(pid, []))]) for pid, name in fold.players]
 
 
-def last_events_view(fold: Fold[Any], n: int = LAST_EVENTS) -> html.Ol:
+def last_events_view(fold: Fold[Any], n: int = LAST_EVENTS, view: View = FULL) -> html.Ol:
     names = _names(fold)
     items = []
     for seq in range(fold.seq, max(1, fold.seq - n), -1):
         e = fold.event(seq)
-        note = fold.describe(seq)
+        note = describe(fold, seq, view)
         pts = points_text(fold.points(seq), names)
         rewind = fold.superseded_by.get(seq)
         items.append(html.Li(className="pad-event" + (" superseded" if rewind else ""),
@@ -165,6 +171,11 @@ def undo_view(fold: Fold[Any], who: Principal | None) -> Any:
             html.Button("Cancel", id="pad-undo-cancel", className="btn"),
         ]),
     ])
+
+
+HIDDEN_HINTS = ("The legal moves name the tiles in hand, hidden while the match is in progress from a scorekeeper who "
+                "has recorded none of its events: type the next move on the line above; once it is recorded, the "
+                "hands and the hints show.")
 
 
 def templates_view(templates: Sequence[tuple[str, str]]) -> list[Any]:
@@ -254,24 +265,34 @@ class PadView:
     picked: Choices = field(repr=False)
 
 
+def pad_view(sb: Scorebook, match_id: str, who: Principal | None) -> View:
+    """What the pad's scorekeeper may see of the match's hidden tiles (recorder/visibility.py)."""
+    return sb.view(match_id, reader(who))
+
+
 def render(sb: Scorebook, cache: PositionCache, match_id: str, who: Principal | None, hints: bool,
            chosen: Sequence[str] = (), fold: Fold[Any] | None = None) -> PadView:
     fold = fold if fold is not None else sb.fold(match_id)
-    board = fold.game.to_json(fold.state)
-    position = cache.position(match_id, fold)
+    view = pad_view(sb, match_id, who)
+    board = redact_state(fold.game.descriptor, fold.game.to_json(fold.state), view)
+    # The legal moves name the tiles in hand: none for a scorekeeper who may not see them.
+    position = cache.position(match_id, fold) if view.everything else Position(match_id, fold.seq, ())
     picked = choices(position, chosen if hints else ())
     mover = to_move(fold, board)
     lines = player_lines(fold.game.name, board, fold.finished)
+    templates = fold.game.pad_templates(fold.state) if hints and not fold.finished else ()
+    steps = steps_view(position, picked, hints, fold.finished, templates)
+    if hints and not view.everything:
+        steps = [html.P(HIDDEN_HINTS, className="muted small", id="pad-hidden-hints"), *templates_view(templates)]
     return PadView(
         meta={"match_id": match_id, "seq": fold.seq, "game": fold.game.name},
         choice={"seq": fold.seq, "chosen": [s.value for s in picked.chosen]},
         totals=totals_view(fold, mover),
         turn=turn_view(fold, board, mover, lines.get("", [])),
-        steps=steps_view(position, picked, hints, fold.finished,
-                         fold.game.pad_templates(fold.state) if hints and not fold.finished else ()),
+        steps=steps,
         figure=figure_with_targets(fold, board, picked if hints else None),
         moves=position.notations if hints else [],
-        last=last_events_view(fold),
+        last=last_events_view(fold, view=view),
         panel=panel_view(fold, lines),
         undo=undo_view(fold, who),
         picked=picked,
@@ -321,7 +342,7 @@ def record_line(sb: Scorebook, who: Principal | None, match_id: str, line: str, 
         return Outcome(False, f"Refused: {e.message}", fold.seq)
     seq = int(stored[-1]["seq"])
     after = sb.fold(match_id)
-    message = echo_text(after.at(seq) if after.seq > seq else after, seq)
+    message = echo_text(after.at(seq) if after.seq > seq else after, seq, pad_view(sb, match_id, who))
     if replayed:
         message += " (already recorded: the retry was answered with the stored event)"
     return Outcome(True, message, after.seq, replayed=replayed)
@@ -355,7 +376,8 @@ def layout(sb: Scorebook, cache: PositionCache, match_id: str) -> html.Div:
     meta = summary.get("meta") or {}
     meta_bits = [str(meta[k]) if k == "tournament" else f"{k} {meta[k]}"
                  for k in ("tournament", "round", "table", "date") if meta.get(k) not in (None, "")]
-    last_echo = echo_text(fold, fold.seq) if fold.seq > 1 else "Match started: record the first event."
+    last_echo = (echo_text(fold, fold.seq, pad_view(sb, match_id, who)) if fold.seq > 1
+                 else "Match started: record the first event.")
     return html.Div(className="page pad", children=[
         dcc.Store(id="pad-meta", data=view.meta),
         dcc.Store(id="pad-choice", data=view.choice),

@@ -17,10 +17,12 @@ from dash import ClientsideFunction, Dash, Input, Output, Patch, State, dcc, htm
 from dashboard.boards import board_figure, player_lines
 from dashboard.charts import score_chart, step_marker
 from dashboard.model import Replay, ReplayCache, StepView, clamp_step, points_text, step_view
+from dashboard.pages.signin import principal
 from dashboard.theme import seat_colours
 from projections.registry import game_title, get_game
 from recorder.errors import StoreError
 from recorder.facade import Scorebook
+from recorder.visibility import reader
 
 AUTOPLAY_MS = 700
 
@@ -30,9 +32,16 @@ def step_from_search(search: str | None) -> int | None:
     return clamp_step(values[0], 10**9) if values else None
 
 
+def viewed_replay(sb: Scorebook, cache: ReplayCache, match_id: str, fold: Any = None) -> Replay:
+    """The match's replay as the request's viewer (its sign-in session) may see it: a spectator of a match
+    in progress gets the events told and the states drawn without the hidden tiles."""
+    fold = fold if fold is not None else sb.fold(match_id)
+    return cache.replay(sb, match_id, fold, sb.view(match_id, reader(principal(sb))))
+
+
 def layout(sb: Scorebook, cache: ReplayCache, match_id: str, search: str | None) -> html.Div:
     try:
-        replay = cache.replay(sb, match_id)
+        replay = viewed_replay(sb, cache, match_id)
     except StoreError:
         return html.Div(className="page", children=[
             html.H1("No such match"),
@@ -190,7 +199,7 @@ def render_parts(replay: Replay, view: StepView) -> tuple[dict[str, Any], Any, s
 def render_step(sb: Scorebook, cache: ReplayCache, match_id: str, step: int) -> tuple[Any, ...]:
     """The step-change callback's work: everything that changes with the step (see `bench`)."""
     fold = sb.fold(match_id)  # the store's cached fold: every state is kept
-    replay = cache.replay(sb, match_id, fold)
+    replay = viewed_replay(sb, cache, match_id, fold)
     view = step_view(sb, replay, step, fold)
     figure, panel, label, score_text, now = render_parts(replay, view)
     chart = Patch()

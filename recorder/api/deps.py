@@ -10,6 +10,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from recorder.auth import ROLES, Principal
 from recorder.errors import Forbidden, Unauthorized
 from recorder.facade import Scorebook
+from recorder.sessions import SESSION_COOKIE
+from recorder.visibility import Viewer, reader
 
 bearer = HTTPBearer(auto_error=False, description="a token from `scorebook token create` or POST /api/tokens")
 
@@ -35,6 +37,20 @@ def principal(
     return who
 
 
+def viewer(
+    request: Request, sb: Book, creds: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+) -> Viewer:
+    """Who is reading (recorder/visibility.py): reads need no token, and without one (nor a sign-in
+    session cookie) the reader is a spectator; a token that is sent must be valid: an unknown or revoked
+    one is a 401, never silently a spectator."""
+    if creds is not None:
+        who = sb.authenticate(creds.credentials)
+        if who is None:
+            raise Unauthorized("unknown or revoked token (reads need no token: send none to read as a spectator)")
+        return reader(who)
+    return reader(sb.session_principal(request.cookies.get(SESSION_COOKIE)))
+
+
 def require(role: str) -> Callable[[Principal], Principal]:
     """A dependency: the principal, if its role may act as `role` (roles: recorder < referee < admin)."""
     if role not in ROLES:
@@ -50,3 +66,4 @@ def require(role: str) -> Callable[[Principal], Principal]:
 
 Recorder = Annotated[Principal, Depends(require("recorder"))]
 Admin = Annotated[Principal, Depends(require("admin"))]
+Reader = Annotated[Viewer, Depends(viewer)]

@@ -2,8 +2,9 @@
 
 The response models describe what the routes answer today, key for key: a field is never added or
 dropped by the model (the one optional pair, verify's `first_bad_seq`/`reason`, is left out when None by
-its route). Free-form parts stay free-form: an event's `data` (typed per game in the OpenAPI, see
-`recorder.api.openapi`), a match's `meta`, the reducer's state.
+its route; an event redacted for a spectator carries one more key, `redacted`, see Envelope). Free-form
+parts stay free-form: an event's `data` (typed per game in the OpenAPI, see `recorder.api.openapi`), a
+match's `meta`, the reducer's state.
 """
 # No `from __future__ import annotations`: FastAPI and pydantic must see real annotations.
 
@@ -55,7 +56,12 @@ class ErrorBody(BaseModel):
 
 
 class Envelope(BaseModel):
-    """A stored event, as FORMAT.md's envelope: `hash` is SHA-256 over the canonical JSON of the rest."""
+    """A stored event, as FORMAT.md's envelope: `hash` is SHA-256 over the canonical JSON of the rest.
+
+    For a spectator of a match in progress an event with hidden tiles is answered redacted: its hidden tiles
+    are null and it carries one more key, `"redacted": true` (its hash, the stored one, no longer matches)."""
+
+    model_config = ConfigDict(extra="allow")  # "redacted", only on a redacted event
 
     seq: int
     type: str
@@ -154,7 +160,9 @@ class EventsPage(BaseModel):
 
 
 class FollowedEvent(BaseModel):
-    """An envelope with its match and its global position."""
+    """An envelope with its match and its global position (`"redacted": true` as in Envelope)."""
+
+    model_config = ConfigDict(extra="allow")
 
     match_id: str
     position: int

@@ -31,7 +31,8 @@ DESCRIPTOR = Descriptor(
     valued_tags=(),
     first_player_key="first_player",
     to_move_key="to_act",  # null outside play: the first-player draw, the racks being drawn, between rounds
-    hidden_state=("players.*.rack",),
+    # `patterns` names every tile on a rack (its keys), so it is hidden whole.
+    hidden_state=("players.*.rack", "patterns"),
 )
 
 GAME: Game[rules.State] = Game(

@@ -5,7 +5,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
 
-from recorder.api.deps import Book, Recorder
+from recorder.api.deps import Book, Reader, Recorder
 from recorder.api.errors import responses
 from recorder.api.models import AppendIn, AppendResult, EventsPage, FollowOut
 from recorder.auth import check_events
@@ -15,6 +15,12 @@ from recorder.logfile import NewEvent
 router = APIRouter(tags=["events"])
 
 APPEND_PATH = "/matches/{match_id}/events"
+BAD_TOKEN = "An unknown or revoked token (reads need none)"
+SPECTATOR_EVENTS = (
+    "Reads need no token. While a match with hidden tiles is in progress, a reader without a referee or admin "
+    "token, or the token of a recorder of this match, is a spectator (docs/FORMAT.md): the hidden tiles of its "
+    "events are null and such an event carries `\"redacted\": true` (its hash is the stored one)."
+)
 
 
 @router.post(
@@ -47,25 +53,29 @@ def append(sb: Book, match_id: str, body: AppendIn, who: Recorder, response: Res
 @router.get(
     APPEND_PATH,
     summary="The stored events, optionally a range of seqs",
-    responses=responses(400, 404),
+    description=SPECTATOR_EVENTS,
+    responses=responses(400, 401, 404, s401=BAD_TOKEN),
 )
 def read_events(
     sb: Book,
     match_id: str,
+    who: Reader,
     from_: Annotated[int, Query(alias="from", ge=1, le=MAX_SEQ, description="the first seq")] = 1,
     to: Annotated[int | None, Query(ge=1, le=MAX_SEQ, description="the last seq")] = None,
 ) -> EventsPage:
-    return EventsPage.model_validate({"events": sb.events(match_id, from_, to)})
+    return EventsPage.model_validate({"events": sb.events(match_id, from_, to, who)})
 
 
 @router.get(
     "/events",
     summary="Events of all matches in global order, after a position",
-    responses=responses(400),
+    description=SPECTATOR_EVENTS,
+    responses=responses(400, 401, s401=BAD_TOKEN),
 )
 def follow(
     sb: Book,
+    who: Reader,
     after: Annotated[int, Query(ge=0, le=MAX_POSITION, description="the last position already read")] = 0,
     limit: Annotated[int, Query(ge=1, le=1000)] = 500,
 ) -> FollowOut:
-    return FollowOut.model_validate({"events": sb.events_after(after, limit)})
+    return FollowOut.model_validate({"events": sb.events_after(after, limit, who)})

@@ -7,7 +7,7 @@ from fastapi import APIRouter, Body, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
-from recorder.api.deps import Book, Recorder
+from recorder.api.deps import Book, Reader, Recorder
 from recorder.api.errors import responses
 from recorder.api.models import (
     ImportOut,
@@ -28,6 +28,11 @@ router = APIRouter(prefix="/matches", tags=["matches"])
 
 At = Annotated[int | None, Query(ge=1, le=MAX_SEQ, description="a seq of the match: the answer as it was then")]
 AT_400 = "`at` is not a seq of this match, or a malformed parameter"
+BAD_TOKEN = "An unknown or revoked token (reads need none)"
+SPECTATOR_NOTE = (
+    "Reads need no token. While a match with hidden tiles is in progress, a reader without a referee or admin "
+    "token, or the token of a recorder of this match, is a spectator (docs/FORMAT.md):"
+)
 
 
 class JSONLinesResponse(StreamingResponse):
@@ -132,10 +137,13 @@ def get_match(sb: Book, match_id: str) -> MatchDetail:
 
 
 @router.get(
-    "/{match_id}/state", summary="The reducer's state (at a seq)", responses=responses(400, 404, s400=AT_400)
+    "/{match_id}/state",
+    summary="The reducer's state (at a seq)",
+    description=f"{SPECTATOR_NOTE} the hands and racks in it are null.",
+    responses=responses(400, 401, 404, s400=AT_400, s401=BAD_TOKEN),
 )
-def state(sb: Book, match_id: str, at: At = None) -> StateOut:
-    return StateOut.model_validate(sb.state(match_id, at))
+def state(sb: Book, match_id: str, who: Reader, at: At = None) -> StateOut:
+    return StateOut.model_validate(sb.state(match_id, at, who))
 
 
 @router.get(
@@ -148,10 +156,18 @@ def scores(sb: Book, match_id: str, at: At = None) -> Scores:
 @router.get(
     "/{match_id}/legal",
     summary="Every legal next event for a player's known tiles",
-    responses=responses(400, 404, s400="The player does not play in the match, or `at` is not a seq of it"),
+    description=f"{SPECTATOR_NOTE} this is a 403: the moves name the player's tiles.",
+    responses=responses(
+        400, 401, 403, 404,
+        s400="The player does not play in the match, or `at` is not a seq of it",
+        s401=BAD_TOKEN,
+        s403="A game with hidden tiles in progress, and a reader who may not see them",
+    ),
 )
-def legal(sb: Book, match_id: str, player: Annotated[str, Query(description="a player id")], at: At = None) -> LegalOut:
-    return LegalOut.model_validate(sb.legal(match_id, player, at))
+def legal(
+    sb: Book, match_id: str, who: Reader, player: Annotated[str, Query(description="a player id")], at: At = None
+) -> LegalOut:
+    return LegalOut.model_validate(sb.legal(match_id, player, at, who))
 
 
 @router.get(
@@ -160,14 +176,16 @@ def legal(sb: Book, match_id: str, player: Annotated[str, Query(description="a p
     response_class=JSONLinesResponse,
     responses={
         200: {
-            "description": "One envelope per line, in seq order, with its hash: `import` reproduces every hash",
+            "description": "One envelope per line, in seq order, with its hash: `import` reproduces every hash. "
+            f"{SPECTATOR_NOTE} hidden tiles are null and such lines carry `\"redacted\": true`: "
+            "that file neither verifies nor imports",
             "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
         },
-        **responses(404),
+        **responses(401, 404, s401="An unknown or revoked token (reads need none)"),
     },
 )
-def export(sb: Book, match_id: str) -> JSONLinesResponse:
-    lines = sb.export_lines(match_id)  # read before answering: a 404 stays a 404
+def export(sb: Book, match_id: str, who: Reader) -> JSONLinesResponse:
+    lines = sb.export_lines(match_id, who)  # read before answering: a 404 stays a 404
     return JSONLinesResponse(
         iter(lines), headers={"Content-Disposition": f'attachment; filename="{match_id}.jsonl"'}
     )

@@ -1,0 +1,65 @@
+"""Issue 11, defect 4, in a real browser: a spectator steps through a match in progress and no answer the
+page receives (the route's and every step's `/_dash-update-component` answer) names a hidden tile, nor
+does the page's text; a referee's session gets the tiles in the event list."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from projections.registry import get_game
+from recorder.demo import PLAYERS
+from tests.browser.conftest import LiveServer, _import
+from tests.browser.test_dashboard_browser import open_replay, wait_step
+from tests.hidden_tiles import in_progress_log, leaks, secret_tiles
+
+pytestmark = pytest.mark.browser
+
+
+def capture(page: Any) -> list[str]:
+    """The bodies of every Dash callback answer the page receives from now on."""
+    bodies: list[str] = []
+
+    def keep(response: Any) -> None:
+        if "/_dash-update-component" in response.url:
+            try:
+                bodies.append(response.text())
+            except Exception:  # a navigation away can drop a body: nothing to check in it
+                pass
+
+    page.on("response", keep)
+    return bodies
+
+
+@pytest.mark.parametrize("game", ["hi-spot", "tri-ominos", "high-five"])
+def test_a_spectator_stepping_through_a_match_in_progress_never_receives_a_hidden_tile(
+    page: Any, live_server: LiveServer, game: str
+) -> None:
+    log = in_progress_log(get_game(game), 21, [dict(p) for p in PLAYERS[:2]])
+    secret = secret_tiles(get_game(game), log)
+    assert secret
+    match_id = _import(live_server.sb, log)
+    bodies = capture(page)
+    n = open_replay(page, live_server, match_id, "?step=3")
+    for k in range(4, min(n, 16) + 1):
+        page.keyboard.press("ArrowRight")
+        wait_step(page, k, n)
+    page.keyboard.press("End")
+    wait_step(page, n, n)
+    assert len(bodies) >= 10
+    for body in bodies:
+        assert not leaks(body, secret), f"{game}: a callback answer names {leaks(body, secret)}"
+    assert not leaks(page.inner_text("body"), secret)
+    assert not leaks(json.dumps(page.evaluate("() => document.body.innerHTML")), secret)
+
+
+def test_a_referee_s_session_sees_the_tiles_drawn(signed_in: Any, live_server: LiveServer) -> None:
+    log = in_progress_log(get_game("hi-spot"), 22, [dict(p) for p in PLAYERS[:2]])
+    secret = secret_tiles(get_game("hi-spot"), log)
+    match_id = _import(live_server.sb, log)
+    referee = signed_in("referee")
+    open_replay(referee, live_server, match_id)
+    referee.wait_for_selector("#event-list table")
+    assert leaks(referee.inner_text("#event-list"), secret)
