@@ -26,7 +26,9 @@ from projections.redaction import FULL, View, describe, redact_state
 from projections.scores import scores_json
 from projections.stats import MatchFacts, match_facts
 from projections.timeline import Fold
+from recorder.errors import ChainBroken
 from recorder.facade import Scorebook
+from recorder.logfile import ChainCheck
 
 BONUS_LABEL = "bonus or capture"
 
@@ -60,6 +62,8 @@ class Replay:
     chain_text: str
     extras: Mapping[str, Any]  # what a board needs besides the state (High Five values, Hi-Spot patterns)
     view: View = FULL  # whose hidden tiles the rows and the steps show
+    upto: int = 0  # the seq of the fold it was built from (more than `seq` when the stored rows break before)
+    check: ChainCheck | None = None  # the stored rows' chain check it was built with
 
     @property
     def names(self) -> dict[str, str]:
@@ -75,16 +79,23 @@ class ReplayCache:
         self._size = size
         self._lock = threading.Lock()
 
-    def replay(self, sb: Scorebook, match_id: str, fold: Fold | None = None, view: View = FULL) -> Replay:
-        """The replay as `view` may see it (FULL: every tile; the caller decides, recorder/visibility.py)."""
+    def replay(
+        self, sb: Scorebook, match_id: str, fold: Fold | None = None, view: View = FULL,
+        check: ChainCheck | None = None,
+    ) -> Replay:
+        """The replay as `view` may see it (FULL: every tile; the caller decides, recorder/visibility.py).
+
+        `check` is the chain check of the stored rows as the caller just read them (the page does on every
+        load, so that a row edited in the database shows at once); a cached replay built with another check
+        is rebuilt. Without one (a step change), the cached replay's check stands."""
         fold = fold if fold is not None else sb.fold(match_id)
         key = (match_id, view)
         with self._lock:
             cached = self._items.get(key)
-            if cached is not None and cached.seq == fold.seq:
+            if cached is not None and cached.upto == fold.seq and (check is None or cached.check == check):
                 self._items.move_to_end(key)
                 return cached
-        replay = build_replay(sb, match_id, fold, view)
+        replay = build_replay(sb, match_id, fold, view, check if check is not None else sb.verify(match_id))
         with self._lock:
             self._items[key] = replay
             self._items.move_to_end(key)
@@ -113,10 +124,19 @@ def match_date(summary: Mapping[str, Any]) -> str:
     return str(date)[:10] if date else str(summary.get("created_at", ""))[:10]
 
 
-def build_replay(sb: Scorebook, match_id: str, fold: Fold[Any], view: View = FULL) -> Replay:
+def build_replay(
+    sb: Scorebook, match_id: str, fold: Fold[Any], view: View = FULL, check: ChainCheck | None = None
+) -> Replay:
+    """The replay of `fold`; when the stored rows' `check` fails at seq k, of its seqs before k only (ChainBroken
+    when k is 1: nothing to replay)."""
+    check = check if check is not None else sb.verify(match_id)
+    upto = fold.seq
+    if not check.ok and check.first_bad_seq is not None and check.first_bad_seq <= fold.seq:
+        if check.first_bad_seq <= 1:
+            raise ChainBroken(f"chain broken at seq 1: {check.reason}; nothing of the match can be replayed", 1)
+        fold = fold.at(check.first_bad_seq - 1)
     game = fold.game
     stored = {r.seq: r for r in sb.event_rows(match_id)}
-    check = sb.verify(match_id)
     rows = []
     totals: list[Mapping[str, int]] = [{pid: 0 for pid, _ in fold.players}]
     bonus = []
@@ -143,7 +163,8 @@ def build_replay(sb: Scorebook, match_id: str, fold: Fold[Any], view: View = FUL
     if check.ok:
         chain_text = f"{check.events} events, chain intact"
     else:
-        chain_text = f"chain broken at seq {check.first_bad_seq}: {check.reason}"
+        chain_text = (f"chain broken at seq {check.first_bad_seq}: {check.reason} — "
+                      f"the replay stops at seq {fold.seq}")
     return Replay(
         match_id=match_id,
         game=game.name,
@@ -158,6 +179,8 @@ def build_replay(sb: Scorebook, match_id: str, fold: Fold[Any], view: View = FUL
         chain_text=chain_text,
         extras=game.board_extras(fold.event(1).data),
         view=view,
+        upto=upto,
+        check=check,
     )
 
 
@@ -188,7 +211,7 @@ class StepView:
 def step_view(sb: Scorebook, replay: Replay, step: int, fold: Fold[Any] | None = None) -> StepView:
     """The match at step k: a lookup in the store's cached fold, never a refold."""
     fold = fold if fold is not None else sb.fold(replay.match_id)
-    k = clamp_step(step, fold.seq)
+    k = clamp_step(step, min(fold.seq, replay.seq))  # a broken chain's replay stops before the break
     seq = max(1, k)
     at = fold.at(seq)
     sheet = scores_json(at, replay.match_id)

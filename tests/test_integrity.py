@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
+from dashboard.model import ReplayCache
+from dashboard.pages import replay as replay_page
+from dashboard.pages.replay import render_step
 from recorder.api import create_api
 from recorder.append_only import drop_triggers
 from recorder.errors import ChainBroken, Conflict, ImportRefused
@@ -164,3 +168,55 @@ def test_an_import_is_recorded_on_the_match_and_a_recorder_cannot_import_rewinds
     imports = client.get(f"/api/matches/{match_id}").json()["imports"]
     assert [(i["imported_by"], i["file_name"], i["first_seq"]) for i in imports] == [("ref", "night.jsonl", 1)]
     assert imports[0]["imported_at"].endswith("Z")
+
+
+def find(component: Any, id_: str) -> Any:
+    """The component with this id in a Dash layout tree, or None."""
+    if getattr(component, "id", None) == id_:
+        return component
+    children = getattr(component, "children", None)
+    for child in children if isinstance(children, list) else [children] if children is not None else []:
+        found = find(child, id_)
+        if found is not None:
+            return found
+    return None
+
+
+def chain_line(page: Any) -> str:
+    return str(find(page, "chain-check").children)
+
+
+def test_the_replay_page_reads_the_stored_rows_for_its_chain_check(scorebook: Scorebook) -> None:
+    match_id = five_events(scorebook)
+    cache = ReplayCache()
+    page = replay_page.layout(scorebook, cache, match_id, "?step=5")
+    assert "5 events, chain intact" in chain_line(page)
+    tamper(scorebook.engine, EDITS["edited"][0], m=match_id, **EDITS["edited"][1])
+    # The same server, its caches warm: the page still sees the edit at once and stops the replay before it.
+    page = replay_page.layout(scorebook, cache, match_id, "?step=5")
+    assert "chain broken at seq 4" in chain_line(page) and "stops at seq 3" in chain_line(page)
+    assert find(page, "replay-meta").data["n"] == 3
+    assert find(page, "step-label").children == "Step 3 of 3"
+    assert render_step(scorebook, cache, match_id, 5)[2] == "Step 3 of 3"
+    # After a restart (empty caches): the same page, not an error.
+    sb = restarted(scorebook)
+    page = replay_page.layout(sb, ReplayCache(), match_id, "?step=5")
+    assert "chain broken at seq 4" in chain_line(page) and find(page, "replay-meta").data["n"] == 3
+    assert render_step(sb, ReplayCache(), match_id, 2)[2] == "Step 2 of 3"
+
+
+def test_a_match_broken_at_its_first_event_says_so_on_the_replay_page(scorebook: Scorebook) -> None:
+    match_id = five_events(scorebook)
+    tamper(scorebook.engine, "UPDATE events SET recorded_by = 'mallory' WHERE match_id = :m AND seq = 1",
+           m=match_id)
+    for sb in (scorebook, restarted(scorebook)):
+        page = replay_page.layout(sb, ReplayCache(), match_id, "")
+        assert "chain broken at seq 1" in chain_line(page) and find(page, "replay-meta") is None
+
+
+def test_the_replay_page_names_who_imported_the_match(scorebook: Scorebook) -> None:
+    log = (examples_dir() / "hats-off-01.jsonl").read_text()
+    match_id = scorebook.import_log(log, "club-desk", "autumn-night.jsonl")["match_id"]
+    page = replay_page.layout(scorebook, ReplayCache(), match_id, "")
+    text = str(find(page, "imports").children)
+    assert "imported by club-desk from autumn-night.jsonl" in text and f"seqs 1–{log.count(chr(10))}" in text

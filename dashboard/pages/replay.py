@@ -20,8 +20,9 @@ from dashboard.model import Replay, ReplayCache, StepView, clamp_step, points_te
 from dashboard.pages.signin import principal
 from dashboard.theme import seat_colours
 from projections.registry import game_title, get_game
-from recorder.errors import StoreError
+from recorder.errors import ChainBroken, StoreError
 from recorder.facade import Scorebook
+from recorder.logfile import ChainCheck
 from recorder.visibility import reader
 
 AUTOPLAY_MS = 700
@@ -32,16 +33,30 @@ def step_from_search(search: str | None) -> int | None:
     return clamp_step(values[0], 10**9) if values else None
 
 
-def viewed_replay(sb: Scorebook, cache: ReplayCache, match_id: str, fold: Any = None) -> Replay:
+def viewed_replay(
+    sb: Scorebook, cache: ReplayCache, match_id: str, fold: Any = None, check: ChainCheck | None = None
+) -> Replay:
     """The match's replay as the request's viewer (its sign-in session) may see it: a spectator of a match
     in progress gets the events told and the states drawn without the hidden tiles."""
     fold = fold if fold is not None else sb.fold(match_id)
-    return cache.replay(sb, match_id, fold, sb.view(match_id, reader(principal(sb))))
+    return cache.replay(sb, match_id, fold, sb.view(match_id, reader(principal(sb))), check)
 
 
 def layout(sb: Scorebook, cache: ReplayCache, match_id: str, search: str | None) -> html.Div:
+    check = None
     try:
-        replay = viewed_replay(sb, cache, match_id)
+        # The chain check reads the stored rows on every page load: an edit in the database shows at once.
+        check = sb.verify(match_id)
+        replay = viewed_replay(sb, cache, match_id, check=check)
+    except ChainBroken as e:
+        why = f": {check.reason}" if check is not None and not check.ok else ""
+        return html.Div(className="page", children=[
+            html.H1("Nothing to replay"),
+            html.P(f"✗ chain broken at seq {e.seq}{why} — nothing of the match can be replayed. "
+                   "`scorebook verify` shows it; the match's exported copies still hold what was recorded.",
+                   id="chain-check", className="chain chain-bad"),
+            html.P(dcc.Link("Back to the matches", href="/")),
+        ])
     except StoreError:
         return html.Div(className="page", children=[
             html.H1("No such match"),
@@ -69,6 +84,8 @@ def layout(sb: Scorebook, cache: ReplayCache, match_id: str, search: str | None)
                 html.Span(("✓ " if replay.chain_ok else "✗ ") + replay.chain_text, id="chain-check",
                           className="chain " + ("chain-ok" if replay.chain_ok else "chain-bad")),
             ]),
+            *([html.P(imports_text(replay.summary.get("imports") or []), id="imports", className="muted small")]
+              if replay.summary.get("imports") else []),
         ]),
         html.Div(className="controls", id="replay-controls", **_data(n=replay.seq, bonus=replay.bonus_steps), children=[
             html.Button("« first", id="step-first", className="btn", title="First (Home)"),
@@ -105,6 +122,17 @@ def layout(sb: Scorebook, cache: ReplayCache, match_id: str, search: str | None)
             ]),
         ]),
     ])
+
+
+def imports_text(imports: list[Mapping[str, Any]]) -> str:
+    """Who brought the match's events here, for a match that was imported (its events keep their own
+    recorded_by: the import is told apart)."""
+    parts = []
+    for i in imports:
+        source = f" from {i['file_name']}" if i.get("file_name") else ""
+        when = str(i.get("imported_at", ""))[:16].replace("T", " ")
+        parts.append(f"seqs {i['first_seq']}–{i['last_seq']} imported by {i['imported_by']}{source} on {when}")
+    return "Imported: " + "; ".join(parts)
 
 
 def _data(**values: Any) -> Any:
