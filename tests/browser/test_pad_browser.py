@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import uuid
 from typing import Any
 
 import pytest
@@ -55,7 +56,9 @@ def match_log(game: str, players: int = 3, seed: int = SEED) -> list[dict[str, A
 
 
 def imported(server: LiveServer, log: list[dict[str, Any]]) -> str:
-    return str(server.sb.import_log(import_lines(log), "desk-0")["match_id"])
+    """A new match of `log` for one test (a meta of its own: the same file imported twice is one match)."""
+    start = {**log[0], "data": {**log[0]["data"], "meta": {"test": uuid.uuid4().hex}}}
+    return str(server.sb.import_log(import_lines([start, *log[1:]]), "desk-0")["match_id"])
 
 
 def open_pad(page: Any, server: LiveServer, match_id: str) -> None:
