@@ -5,7 +5,9 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Column, DateTime, ForeignKey, Index, Integer, String
+from sqlalchemy import JSON, BigInteger, Column, DateTime, Dialect, ForeignKey, Index, Integer, String
+from sqlalchemy.dialects import sqlite
+from sqlalchemy.types import TypeDecorator, TypeEngine
 from sqlmodel import Field, SQLModel
 
 from recorder.logfile import format_time
@@ -14,6 +16,37 @@ from recorder.readable import readable_data
 
 def utcnow() -> datetime:
     return datetime.now(timezone.utc)
+
+
+UNREADABLE_TIME = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+class _LenientSqliteDateTime(sqlite.DATETIME):
+    """SQLite's DATETIME (the same text, the same column type), read leniently: text that is no time reads as
+    1970-01-01, so a row edited by hand fails its hash check instead of every read of its table."""
+
+    def result_processor(self, dialect: Dialect, coltype: object) -> Any:
+        strict = super().result_processor(dialect, coltype)
+
+        def process(value: Any) -> Any:
+            try:
+                return strict(value) if strict is not None else value
+            except (ValueError, TypeError):
+                return UNREADABLE_TIME
+
+        return process
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """A timestamp with time zone; on SQLite, where the column is text anyone can overwrite, read leniently."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def load_dialect_impl(self, dialect: Dialect) -> TypeEngine[Any]:
+        if dialect.name == "sqlite":
+            return dialect.type_descriptor(_LenientSqliteDateTime(timezone=True))
+        return dialect.type_descriptor(DateTime(timezone=True))
 
 
 class Match(SQLModel, table=True):
@@ -28,8 +61,8 @@ class Match(SQLModel, table=True):
     players: list[dict[str, str]] = Field(sa_column=Column(JSON, nullable=False))
     winners: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     meta: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
-    created_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
-    updated_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+    created_at: datetime = Field(default_factory=utcnow, sa_column=Column(UtcDateTime(), nullable=False))
+    updated_at: datetime = Field(default_factory=utcnow, sa_column=Column(UtcDateTime(), nullable=False))
 
 
 class MatchPlayer(SQLModel, table=True):
@@ -54,7 +87,7 @@ class StoredEvent(SQLModel, table=True):
     position: int = Field(sa_column=Column(BigInteger, nullable=False))  # global order, for followers
     type: str = Field(max_length=64)
     data: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
-    recorded_at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
+    recorded_at: datetime = Field(sa_column=Column(UtcDateTime(), nullable=False))
     recorded_by: str = Field(max_length=128)
     prev_hash: str = Field(max_length=64)
     hash: str = Field(max_length=64)
@@ -84,7 +117,7 @@ class ImportRecord(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     match_id: str = Field(sa_column=Column(String(32), ForeignKey("matches.id"), nullable=False, index=True))
     imported_by: str = Field(max_length=128)
-    imported_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+    imported_at: datetime = Field(default_factory=utcnow, sa_column=Column(UtcDateTime(), nullable=False))
     file_name: str | None = Field(default=None, max_length=255)
     digest: str = Field(index=True, max_length=64)
     first_seq: int

@@ -20,9 +20,11 @@ from recorder.append_only import drop_triggers
 from recorder.errors import ChainBroken, Conflict, ImportRefused
 from recorder.facade import Scorebook
 from recorder.logfile import NewEvent
+from recorder.server import build_app
 from recorder.store import EventStore
 from tests.examples import examples_dir
 from tests.logs import START, launch, round_start
+from tests.test_inputs import UNREADABLE_ROWS_BOTH, UNREADABLE_ROWS_SQLITE
 
 
 def new(e: dict) -> NewEvent:
@@ -220,3 +222,37 @@ def test_the_replay_page_names_who_imported_the_match(scorebook: Scorebook) -> N
     page = replay_page.layout(scorebook, ReplayCache(), match_id, "")
     text = str(find(page, "imports").children)
     assert "imported by club-desk from autumn-night.jsonl" in text and f"seqs 1–{log.count(chr(10))}" in text
+
+
+# Whatever someone with database access writes into a row in the middle of a match, no read answers 500.
+ROWS = {
+    **{f"data: {k}": ("data", v) for k, v in UNREADABLE_ROWS_BOTH.items()},
+    **{f"data: {k}": ("data", v) for k, v in UNREADABLE_ROWS_SQLITE.items()},
+    "recorded_at: not a time": ("recorded_at", "yesterday-ish"),
+    "type: unknown": ("type", "moon_landing"),
+    "type: empty": ("type", ""),
+}
+
+
+@pytest.mark.parametrize("row", ROWS)
+def test_no_read_fails_on_any_row_in_the_middle_of_a_match(scorebook: Scorebook, row: str) -> None:
+    column, value = ROWS[row]
+    postgres = scorebook.engine.dialect.name == "postgresql"
+    if postgres and (row.removeprefix("data: ") in UNREADABLE_ROWS_SQLITE or column == "recorded_at"):
+        pytest.skip("PostgreSQL's json and timestamptz columns refuse this text themselves")
+    match_id = five_events(scorebook)
+    cast = "CAST(:v AS json)" if postgres and column == "data" else ":v"
+    tamper(scorebook.engine, f"UPDATE events SET {column} = {cast} WHERE match_id = :m AND seq = 3", v=value,
+           m=match_id)
+    for sb in (scorebook, restarted(scorebook)):  # warm caches, then as after a restart
+        client = TestClient(build_app(sb), raise_server_exceptions=False)
+        for path in ("/api/matches", f"/api/matches/{match_id}", f"/api/matches/{match_id}/state",
+                     f"/api/matches/{match_id}/scores", f"/api/matches/{match_id}/legal?player=ann",
+                     f"/api/matches/{match_id}/events", "/api/events?after=0", f"/api/matches/{match_id}/export",
+                     f"/api/matches/{match_id}/verify", f"/matches/{match_id}"):
+            r = client.get(path)
+            assert r.status_code == 200, (path, r.status_code, r.text[:300])
+        assert client.get(f"/api/matches/{match_id}/verify").json()["first_bad_seq"] == 3
+        page = replay_page.layout(sb, ReplayCache(), match_id, "?step=5")
+        assert "chain broken at seq 3" in chain_line(page) and find(page, "replay-meta").data["n"] == 2
+    assert restarted(scorebook).scores(match_id)["seq"] == 2
