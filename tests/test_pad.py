@@ -412,3 +412,10 @@ def test_pages_that_write_ask_for_a_sign_in(scorebook: Scorebook, app_client: Te
     assert "move-input" in page and "pad-undo" in page
     assert "ref-9" in who and "referee" in who and '"action": "/logout"' in who
     assert token not in page and token not in who
+
+
+def test_an_option_typed_as_absurdly_nested_json_does_not_break_the_form() -> None:
+    option = get_game("hi-spot").descriptor.options["tile_set"]
+    typed = "[" * 200_000 + "]" * 200_000
+    assert record.read_option("tile_set", option, typed, []) == typed  # kept as text: the start is then refused
+    assert record.read_option("tile_set", option, '["T01"]', []) == ["T01"]

@@ -137,7 +137,7 @@ def read_option(name: str, option: Option, raw: Any, players: Sequence[Mapping[s
         return text
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past what a parser takes: the store refuses it
         return text
 
 
