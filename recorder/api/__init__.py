@@ -1,4 +1,5 @@
-"""The HTTP API of FORMAT.md, under /api. Reads are open; writes need a bearer token.
+"""The HTTP API of FORMAT.md, under /api. Reads need no token (a spectator's view hides the tiles of a match
+in progress: recorder/visibility.py); writes need a bearer token.
 
 The browser's sign-in pages (/login, /logout: a token exchanged for a session cookie, recorder/sessions.py)
 are served by the same app, outside /api, from `routers/signin.py`.
@@ -22,7 +23,8 @@ from recorder.facade import Scorebook
 
 DESCRIPTION = """Records tabletop tile-game matches as immutable, hash-chained events and replays them.
 
-Reads are open; writes carry `Authorization: Bearer TOKEN`. Every refusal is a JSON object with
+Reads need no token (while a match is in progress its hidden tiles are `null` to anyone but a referee, an
+admin or a recorder of the match); writes carry `Authorization: Bearer TOKEN`. Every refusal is a JSON object with
 `error` and `reason`. GET /api/games lists the games, their options and their events;
 GET /api/games/{game}/schema has the JSON Schema of every event's data.
 """
