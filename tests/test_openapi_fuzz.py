@@ -12,10 +12,7 @@ from __future__ import annotations
 
 import json
 import os
-import threading
-import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,7 +33,7 @@ from schemathesis.specs.openapi.checks import (
 from recorder.demo import record_demo
 from recorder.facade import Scorebook
 from recorder.server import build_app
-from tests.servers import free_port
+from tests.servers import served
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "40"))  # per operation, mode and token
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
@@ -57,26 +54,6 @@ class Live:
     token_ids: set[int]
 
 
-@contextmanager
-def _served(app: Any) -> Iterator[str]:
-    import uvicorn
-
-    port = free_port()
-    uv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="critical"))
-    thread = threading.Thread(target=uv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not uv.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        uv.should_exit = True
-        thread.join(timeout=10)
-
-
 @pytest.fixture
 def live(bare_url: str) -> Iterator[Live]:
     """A server on a database with one demo match per game, a recorder's and an admin's token."""
@@ -86,7 +63,7 @@ def live(bare_url: str) -> Iterator[Live]:
     token_ids = {t["id"] for t in sb.list_tokens()}
     match_ids = [m["match_id"] for m in sb.matches(limit=100)[0]]
     try:
-        with _served(build_app(sb)) as url:
+        with served(build_app(sb), log_level="critical") as url:
             yield Live(url, match_ids, tokens, token_ids)
     finally:
         sb.close()

@@ -11,11 +11,7 @@ from __future__ import annotations
 import os
 import random
 import shutil
-import socket
-import threading
-import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,6 +22,7 @@ from projections.registry import GAME_NAMES, get_game
 from recorder.demo import PLAYERS, record_demo
 from recorder.facade import Scorebook
 from recorder.logfile import NewEvent, import_lines
+from tests.servers import served
 
 CHROMIUM = os.environ.get("SCOREBOOK_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -52,33 +49,6 @@ def _chromium() -> str:
             pytest.fail(message + " and SCOREBOOK_REQUIRE_BROWSER=1")
         pytest.skip(message)
     return path
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextmanager
-def served(app: Any) -> Iterator[str]:
-    """`app` served by uvicorn on a free local port in a thread, for as long as the block runs: its URL."""
-    import uvicorn
-
-    port = _free_port()
-    uv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=uv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not uv.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        uv.should_exit = True
-        thread.join(timeout=10)
 
 
 def _import(sb: Scorebook, log: list[dict[str, Any]], by: str = "desk-1") -> str:

@@ -17,7 +17,8 @@ import pytest
 from recorder.db import make_engine
 from recorder.facade import Scorebook
 from recorder.migrate import upgrade
-from tests.browser.conftest import CHROMIUM_ARGS, _chromium, served, shot
+from tests.browser.conftest import CHROMIUM_ARGS, _chromium, shot
+from tests.servers import served
 
 pytestmark = pytest.mark.browser
 
