@@ -53,6 +53,11 @@ class Match(SQLModel, table=True):
     """One row per match: the stream's head (its lock and last seq) and the summary lists filter on."""
 
     __tablename__ = "matches"
+    __table_args__ = (
+        Index("ix_matches_created", "created_at", "id"),
+        Index("ix_matches_game_created", "game", "created_at", "id"),
+        Index("ix_matches_status_created", "status", "created_at", "id"),
+    )
 
     id: str = Field(primary_key=True, max_length=32)
     game: str = Field(index=True, max_length=32)
@@ -131,6 +136,32 @@ class ImportRecord(SQLModel, table=True):
             "first_seq": self.first_seq,
             "last_seq": self.last_seq,
         }
+
+
+class ProjectionCheckpoint(SQLModel, table=True):
+    """How far a projector has read the log: the last global position whose events its read model holds."""
+
+    __tablename__ = "projection_checkpoints"
+
+    name: str = Field(primary_key=True, max_length=64)
+    position: int = Field(sa_column=Column(BigInteger, nullable=False))
+    updated_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+
+
+class MatchFactsRow(SQLModel, table=True):
+    """A match's statistics facts (projections.stats.MatchFacts as JSON), as of its seq `seq`; `version` is
+    the facts' format, so that a new one is rebuilt rather than misread."""
+
+    __tablename__ = "match_facts"
+    __table_args__ = (Index("ix_match_facts_game_date", "game", "date"),)
+
+    match_id: str = Field(sa_column=Column(String(32), ForeignKey("matches.id"), primary_key=True))
+    game: str = Field(max_length=32)
+    finished: bool
+    date: str = Field(max_length=10)
+    seq: int
+    version: int
+    facts: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
 
 
 class ApiToken(SQLModel, table=True):
