@@ -26,6 +26,7 @@ from projections.events import COMMON_EVENT_TYPES
 from projections.registry import get_game
 from projections.timeline import Fold
 
+FACTS_VERSION = 1  # the shape of MatchFacts.to_json: bump it when it changes (stored rows are then recomputed)
 K = TypeVar("K")  # what a counter counts: tags (str) or tile values (int)
 
 def is_bonus(game: str, tags: Iterable[str]) -> bool:
@@ -66,6 +67,30 @@ class MatchFacts:
     @property
     def player_ids(self) -> tuple[str, ...]:
         return tuple(pid for pid, _ in self.players)
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON (the read model's row); `from_json` gives back an equal MatchFacts."""
+        return {
+            "match_id": self.match_id, "game": self.game, "date": self.date,
+            "players": [list(p) for p in self.players], "finished": self.finished, "winners": list(self.winners),
+            "totals": dict(self.totals), "first_player": self.first_player, "moves": self.moves,
+            "events": self.events, "rounds": self.rounds,
+            "turns": [[t.player, list(t.seqs), t.points] for t in self.turns],
+            "tags": {p: dict(c) for p, c in self.tags.items()},
+            "values": {p: {str(v): n for v, n in c.items()} for p, c in self.values.items()},
+        }
+
+    @staticmethod
+    def from_json(obj: Mapping[str, Any]) -> MatchFacts:
+        return MatchFacts(
+            match_id=obj["match_id"], game=obj["game"], date=obj["date"],
+            players=tuple((p[0], p[1]) for p in obj["players"]), finished=bool(obj["finished"]),
+            winners=tuple(obj["winners"]), totals=dict(obj["totals"]), first_player=obj["first_player"],
+            moves=int(obj["moves"]), events=int(obj["events"]), rounds=int(obj["rounds"]),
+            turns=tuple(Turn(t[0], tuple(t[1]), int(t[2])) for t in obj["turns"]),
+            tags={p: Counter(c) for p, c in obj["tags"].items()},
+            values={p: Counter({int(v): n for v, n in c.items()}) for p, c in obj["values"].items()},
+        )
 
 
 def effective_moves(fold: Fold[Any]) -> list[int]:

@@ -110,7 +110,13 @@ def serve(
         )
     _print(f"Scorebook on http://{host}:{port}/  (sign in: http://{host}:{port}/login, "
            f"API docs: http://{host}:{port}/docs)")
-    uvicorn.run(build_app(sb), host=host, port=port, log_level="warning")
+    from recorder.projector import Follower
+
+    follower = Follower(sb.projector).start()  # keeps the read models current while the server runs
+    try:
+        uvicorn.run(build_app(sb), host=host, port=port, log_level="warning")
+    finally:
+        follower.stop()
 
 
 @app.command()
@@ -350,6 +356,37 @@ def demo(
 
     made = record_demo(_write(db), matches_per_game, seed)
     _print(f"Recorded {made} demo matches.")
+
+
+@app.command()
+def rebuild(
+    name: Annotated[str, typer.Argument(help="The read model: match_facts, or all")] = "all",
+    resume: Annotated[bool, typer.Option(help="Carry on from where an interrupted rebuild stopped")] = False,
+    db: Db = None,
+) -> None:
+    """Recompute the read models from the log, with a progress bar. The server may keep running: each batch
+    is its own transaction, and reads catch up with the log themselves."""
+    import time
+
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from recorder.errors import StoreError
+
+    sb = _write(db)
+    started = time.perf_counter()
+    with Progress(TextColumn("rebuilding {task.description}"), BarColumn(), TextColumn("{task.completed:,} of "
+                  "{task.total:,} positions"), TimeRemainingColumn(), transient=True) as bar:
+        task = bar.add_task(name, total=max(1, sb.projector.head()))
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        try:
+            reached = sb.rebuild(name, progress, resume)
+        except StoreError as e:
+            raise _fail(e.message) from e
+    seconds = time.perf_counter() - started
+    _print(f"{name}: the read models hold the log up to position {reached:,} ({seconds:.1f} s)")
 
 
 @app.command()

@@ -31,6 +31,7 @@ from projections.errors import IllegalEvent
 from projections.notation import legal_moves
 from projections.redaction import FULL, SPECTATOR, View, redact_envelope, redact_state
 from projections.scores import scores_json
+from projections.stats import MatchFacts
 from projections.timeline import Fold
 from recorder import auth
 from recorder.append_only import missing_triggers, repair_triggers
@@ -47,6 +48,7 @@ from recorder.logfile import (
     prepare_import,
 )
 from recorder.migrate import behind_head, upgrade
+from recorder.projector import PROJECTIONS, FactsProjector, Progress
 from recorder.sessions import Sessions, SignedIn
 from recorder.store import EventStore, ImportSource
 from recorder.tables import Match, StoredEvent
@@ -67,6 +69,7 @@ class Scorebook:
         self._session_secret = session_secret
         self._sessions: Sessions | None = None
         self._sessions_lock = threading.Lock()
+        self.projector = FactsProjector(store)
 
     # -- opening -----------------------------------------------------------------------------------
 
@@ -246,6 +249,19 @@ class Scorebook:
     ) -> tuple[list[dict[str, Any]], int]:
         """Match summaries, newest first, and how many match the filters in all."""
         return self.store.list_matches(game, player, status, limit, offset)
+
+    # -- read models (recorder/projector.py) --------------------------------------------------------
+
+    def facts(self, game: str | None = None) -> list[MatchFacts]:
+        """Every match's statistics facts (of one game), from the `match_facts` read model, caught up with
+        the log first: never less than what was committed before the call."""
+        return self.projector.facts(game)
+
+    def rebuild(self, name: str = "all", progress: Progress | None = None, resume: bool = False) -> int:
+        """Recompute a read model (`match_facts`, or "all") from the log; see `FactsProjector.rebuild`."""
+        if name not in ("all", *PROJECTIONS):
+            raise BadRequest(f"no read model {name!r}; choose from all, {', '.join(PROJECTIONS)}")
+        return self.projector.rebuild(progress, resume)
 
     def summary(self, match_id: str) -> dict[str, Any]:
         return self.store.summary(match_id)

@@ -24,8 +24,8 @@ GRAPH_CONFIG: Any = {"displayModeBar": False}
 
 
 def all_facts(sb: Scorebook, cache: ReplayCache) -> list[stats.MatchFacts]:
-    summaries, _ = sb.matches(limit=ALL)
-    return [cache.facts(sb, s) for s in summaries]
+    """Every match's facts, from the read model (recorder/projector.py): no fold on the page's path."""
+    return sb.facts()
 
 
 def layout(sb: Scorebook, cache: ReplayCache, search: str | None = None) -> html.Div:

@@ -1,0 +1,150 @@
+"""The read models kept from the log (recorder/projector.py): the statistics facts of every match, caught up
+by global position with a checkpoint, rebuilt by `scorebook rebuild`, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+from sqlalchemy import text
+from typer.testing import CliRunner
+
+from projections.registry import GAME_NAMES, get_game
+from projections.stats import FACTS_VERSION, MatchFacts, match_facts
+from recorder.cli import app
+from recorder.errors import BadRequest
+from recorder.facade import Scorebook
+from recorder.logfile import import_lines
+from recorder.projector import FACTS, FactsProjector, match_date
+from recorder.store import EventStore
+from tests.logs import START, launch, round_start
+
+PLAYERS = [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}, {"id": "cy", "name": "Cy"}]
+
+
+def club(sb: Scorebook, per_game: int = 2) -> list[str]:
+    ids = []
+    for game_name in GAME_NAMES:
+        game = get_game(game_name)
+        for seed in range(per_game):
+            log = game.random_match(random.Random(seed), PLAYERS[: game.descriptor.min_players + seed % 2], None)
+            log[0] = {**log[0], "data": {**log[0]["data"], "meta": {"date": f"2026-10-0{seed + 1}"}}}
+            ids.append(sb.import_log(import_lines(log), "desk")["match_id"])
+    return ids
+
+
+def expected(sb: Scorebook, match_id: str) -> MatchFacts:
+    """The facts folded now, straight from the log: what the read model must hold."""
+    summary = sb.summary(match_id)
+    return match_facts(sb.fold(match_id), match_id, match_date(summary["meta"], _created(sb, match_id)))
+
+
+def _created(sb: Scorebook, match_id: str) -> object:
+    from recorder.tables import Match
+
+    with sb.engine.connect() as conn:
+        from sqlmodel import Session
+
+        with Session(bind=conn) as s:
+            match = s.get(Match, match_id)
+            assert match is not None
+            return match.created_at
+
+
+def by_id(facts: list[MatchFacts]) -> dict[str, MatchFacts]:
+    return {f.match_id: f for f in facts}
+
+
+def test_the_facts_equal_a_fresh_fold_of_every_match_and_round_trip_through_json(scorebook: Scorebook) -> None:
+    ids = club(scorebook)
+    facts = by_id(scorebook.facts())
+    assert set(facts) == set(ids)
+    for match_id in ids:
+        assert facts[match_id] == expected(scorebook, match_id)
+        assert MatchFacts.from_json(facts[match_id].to_json()) == facts[match_id]
+    assert {f.game for f in scorebook.facts("hi-spot")} == {"hi-spot"}
+
+
+def test_every_append_shows_in_the_next_read_and_a_checkpoint_follows_the_log(scorebook: Scorebook) -> None:
+    match_id = scorebook.start_match(dict(START), "desk")["match_id"]
+    assert by_id(scorebook.facts())[match_id].events == 1
+    scorebook.append(match_id, [round_start(), launch("ann", 1, 5)], 1)
+    now = by_id(scorebook.facts())[match_id]
+    assert now.events == 3 and now.totals["ann"] == 5
+    projector = scorebook.projector
+    assert projector.checkpoint() == projector.head()
+    assert projector.catch_up() == projector.head()  # nothing new: nothing done
+
+
+def test_an_interrupted_catch_up_resumes_and_a_rebuild_gives_the_same_rows(scorebook: Scorebook) -> None:
+    ids = club(scorebook)
+    fresh = FactsProjector(EventStore(scorebook.engine))  # another process, its own caches
+    fresh.reset()
+    fresh.catch_up(limit=50)  # "crashes" after one batch: the checkpoint says how far it got
+    assert 0 < fresh.checkpoint() == 50 < fresh.head()
+    again = FactsProjector(EventStore(scorebook.engine))
+    assert again.rebuild(resume=True) == again.head()
+    assert by_id(again.facts(catch_up=False)) == {m: expected(scorebook, m) for m in ids}
+    seen: list[tuple[int, int]] = []
+    assert scorebook.rebuild("match_facts", lambda done, total: seen.append((done, total))) == again.head()
+    assert seen and seen[-1][0] == seen[-1][1] == again.head()
+    assert by_id(scorebook.facts()) == {m: expected(scorebook, m) for m in ids}
+    with pytest.raises(BadRequest, match="no read model"):
+        scorebook.rebuild("moon")
+
+
+def test_rows_of_an_older_format_are_recomputed_not_misread(scorebook: Scorebook) -> None:
+    (match_id,) = club(scorebook, per_game=1)[:1]
+    scorebook.facts()
+    with scorebook.engine.begin() as conn:
+        conn.execute(text("UPDATE match_facts SET version = :v, facts = :f WHERE match_id = :m"),
+                     {"v": FACTS_VERSION - 1, "f": '{"old": true}', "m": match_id})
+    assert by_id(scorebook.facts())[match_id] == expected(scorebook, match_id)
+
+
+def test_two_projectors_catching_up_at_once_agree(scorebook: Scorebook) -> None:
+    ids = club(scorebook)
+    scorebook.projector.reset()
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            FactsProjector(EventStore(scorebook.engine)).catch_up()
+        except BaseException as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=run) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert by_id(scorebook.projector.facts(catch_up=False)) == {m: expected(scorebook, m) for m in ids}
+
+
+def test_a_match_broken_at_its_first_event_has_no_facts(scorebook: Scorebook) -> None:
+    from recorder.append_only import drop_triggers
+
+    ids = club(scorebook, per_game=1)
+    scorebook.facts()
+    with scorebook.engine.begin() as conn:
+        drop_triggers(conn)
+        conn.execute(text("UPDATE events SET recorded_by = 'x' WHERE match_id = :m AND seq = 1"), {"m": ids[0]})
+    sb = Scorebook(EventStore(scorebook.engine))
+    sb.rebuild()
+    assert set(by_id(sb.facts())) == set(ids[1:])
+
+
+def test_scorebook_rebuild_from_the_command_line(bare_url: str) -> None:
+    with Scorebook.open(bare_url) as sb:
+        ids = club(sb, per_game=1)
+    result = CliRunner().invoke(app, ["rebuild", "--db", bare_url])
+    assert result.exit_code == 0, result.stderr
+    assert "hold the log up to position" in result.stdout
+    with Scorebook.open(bare_url) as sb:
+        assert set(by_id(sb.projector.facts(catch_up=False))) == set(ids)
+        assert sb.projector.checkpoint() == sb.projector.head()
+    result = CliRunner().invoke(app, ["rebuild", "nothing", "--db", bare_url])
+    assert result.exit_code == 1 and "no read model" in result.stderr
+    assert FACTS == "match_facts"
