@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func
+from sqlalchemy import func, insert
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
@@ -336,24 +336,23 @@ class EventStore:
             # Global positions are handed out in commit order: one appender at a time takes the next ones.
             s.connection().exec_driver_sql("LOCK TABLE events IN EXCLUSIVE MODE")
         position = s.exec(select(func.coalesce(func.max(StoredEvent.position), 0))).one()
-        rows = []
-        for env, event_id in zip(envelopes, event_ids, strict=True):
-            position += 1
-            rows.append(
-                StoredEvent(
-                    match_id=match.id,
-                    seq=env["seq"],
-                    position=position,
-                    type=env["type"],
-                    data=env["data"],
-                    recorded_at=parse_time(env["recorded_at"]),
-                    recorded_by=env["recorded_by"],
-                    prev_hash=env["prev_hash"],
-                    hash=env["hash"],
-                    event_id=event_id,
-                )
-            )
-        s.add_all(rows)
+        rows = [
+            {
+                "match_id": match.id,
+                "seq": env["seq"],
+                "position": position + i,
+                "type": env["type"],
+                "data": env["data"],
+                "recorded_at": parse_time(env["recorded_at"]),
+                "recorded_by": env["recorded_by"],
+                "prev_hash": env["prev_hash"],
+                "hash": env["hash"],
+                "event_id": event_id,
+            }
+            for i, (env, event_id) in enumerate(zip(envelopes, event_ids, strict=True), start=1)
+        ]
+        s.flush()  # the match row first: the events refer to it
+        s.connection().execute(insert(StoredEvent.__table__), rows)  # type: ignore[attr-defined]  # one executemany
         sheet = fold.game.scores(fold.state) if fold.game else None
         match.last_seq = fold.seq
         match.status = "finished" if sheet and sheet.finished else "in_progress"
@@ -614,7 +613,7 @@ def _verified(start: StoredFold, rows: Sequence[StoredEvent], last_seq: int) -> 
         if row.seq != n + 1:
             return stop(n + 1, f"seq {n + 1} is missing")
         try:
-            env = row.envelope()
+            env = row.stored_envelope()
             problem = link_problem(env, n + 1, head)
         except Exception as e:  # a row no append could have written
             return stop(n + 1, f"the stored row cannot be read ({type(e).__name__})")

@@ -111,6 +111,19 @@ class StoredEvent(SQLModel, table=True):
             "hash": self.hash,
         }
 
+    def stored_envelope(self) -> dict[str, Any]:
+        """The envelope with `data` exactly as read, unchecked: for the fold, which checks the hash first —
+        data that passes it is what was hashed when it was written, and a rule check follows."""
+        return {
+            "seq": self.seq,
+            "type": self.type,
+            "data": self.data,
+            "recorded_at": format_time(self.recorded_at),
+            "recorded_by": self.recorded_by,
+            "prev_hash": self.prev_hash,
+            "hash": self.hash,
+        }
+
 
 class ImportRecord(SQLModel, table=True):
     """One import into a match: who, when, from which file. The events keep their own `recorded_by` (it

@@ -1,0 +1,151 @@
+"""The read side at club-history scale: the match list and the statistics page at 100 and at N matches
+(default 10,000; `SCOREBOOK_BENCH_MATCHES`), and `rebuild`'s speed, each beside a reference of the same run.
+
+The volume is loaded quickly through the store's batch path (`EventStore.store_many`, one transaction a
+batch): a few dozen seeded random matches per game are played once, and each is stored many times over
+as a different match (its own meta: date, round, table — so its own hashes). The copies' folds are the
+template's (the meta changes nothing the rules look at), so loading costs chaining and inserting only.
+
+Figures (medians of interleaved rounds, milliseconds):
+- `match list`: `Scorebook.matches` first page, with no filter and with each filter (game, player,
+  status), beside raw sqlite3 (psycopg) running the page's query on the same table;
+- `stats first load`: the statistics page's charts from the read model on a new `Scorebook` (caches
+  empty, read model current), beside raw sqlite3 reading every `match_facts` row;
+- `rebuild`: `scorebook rebuild`'s work in events/s, beside reading the same event rows raw.
+
+The goal (issue 12): at N matches the list's first page < 50 ms and ≤ 1.3× its time at 100; the first
+statistics load < 1 s; rebuild ≥ 50k events/s. Missed goals are printed, not fatal.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sqlite3
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+TEMPLATES = 12  # distinct random matches per game
+ROUNDS = 15
+
+
+def _ms(fn: Callable[[], Any], rounds: int = ROUNDS) -> float:
+    times = []
+    for _ in range(rounds):
+        t = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times)
+
+
+def templates() -> list[tuple[Any, list[dict[str, Any]]]]:
+    """(prepared import, log) of a few random matches of every game, played once."""
+    from projections.registry import GAME_NAMES, get_game
+    from recorder.demo import PLAYERS
+    from recorder.logfile import import_lines, prepare_import
+
+    out = []
+    rng = random.Random(12)
+    for name in GAME_NAMES:
+        game = get_game(name)
+        for _ in range(TEMPLATES):
+            players = rng.sample(PLAYERS, rng.randint(game.descriptor.min_players, min(4, game.descriptor.max_players)))
+            log = game.random_match(random.Random(rng.getrandbits(32)), players, None)
+            out.append((prepare_import(import_lines(log), "bench"), log))
+    return out
+
+
+def load(sb: Any, matches: int, made: list[tuple[Any, list[dict[str, Any]]]], first: int = 0) -> int:
+    """Store `matches` copies of the templates as distinct matches; returns the events stored."""
+    from recorder.logfile import NewEvent, PreparedImport, chain_new
+    from recorder.store import ImportSource
+
+    events, batch = 0, []
+    for i in range(first, first + matches):
+        prepared, log = made[i % len(made)]
+        day = f"2026-{1 + i % 12:02d}-{1 + i % 28:02d}"
+        start = {**log[0]["data"], "meta": {"tournament": "Bench league", "round": i, "table": i % 9 + 1, "date": day}}
+        lines = [NewEvent("match_started", start), *(NewEvent(e["type"], e["data"]) for e in log[1:])]
+        envelopes = chain_new(lines, 1, "0" * 64, "bench")
+        batch.append((PreparedImport(prepared.fold, envelopes), ImportSource("bench", None, f"{i:064x}")))
+        events += len(envelopes)
+        if len(batch) == 500:
+            sb.store.store_many(batch)
+            batch = []
+    if batch:
+        sb.store.store_many(batch)
+    return events
+
+
+def page_query(db: str, where: str = "") -> Callable[[], Any]:
+    def run() -> Any:
+        with sqlite3.connect(db) as conn:
+            return conn.execute(f"SELECT * FROM matches {where} ORDER BY created_at DESC, id LIMIT 50").fetchall()
+    return run
+
+
+def measure(size: int, made: list[tuple[Any, list[dict[str, Any]]]], folder: Path) -> dict[str, float]:
+    from dashboard.pages import stats as stats_page
+    from projections.registry import GAME_NAMES
+    from recorder.facade import Scorebook
+
+    db = folder / f"bench-{size}.db"
+    sb = Scorebook.open(str(db))
+    t = time.perf_counter()
+    events = load(sb, size, made)
+    load_s = time.perf_counter() - t
+    figures: dict[str, float] = {"events": events, "load ev/s": events / load_s}
+    t = time.perf_counter()
+    sb.rebuild()
+    figures["rebuild ev/s"] = events / (time.perf_counter() - t)
+    t = time.perf_counter()
+    with sqlite3.connect(db) as conn:
+        conn.execute("SELECT data FROM events").fetchall()
+    figures["raw read ev/s"] = events / (time.perf_counter() - t)
+    sb.close()
+    sb = Scorebook.open(str(db))
+    player = "ann"
+    figures["list"] = _ms(lambda: sb.matches(limit=50))
+    figures["list game"] = _ms(lambda: sb.matches(game="hi-spot", limit=50))
+    figures["list player"] = _ms(lambda: sb.matches(player=player, limit=50))
+    figures["list status"] = _ms(lambda: sb.matches(status="in_progress", limit=50))
+    figures["raw list"] = _ms(page_query(str(db)))
+    first = Scorebook.open(str(db))  # a fresh process: nothing cached
+    t = time.perf_counter()
+    stats_page.charts(stats_page.all_facts(first, None), GAME_NAMES[0], None, None, None)  # type: ignore[arg-type]
+    figures["stats first load"] = (time.perf_counter() - t) * 1000
+    figures["raw facts"] = _ms(lambda: sqlite3.connect(db).execute("SELECT facts FROM match_facts").fetchall(), 5)
+    first.close()
+    sb.close()
+    return figures
+
+
+def main() -> bool:
+    big = int(os.environ.get("SCOREBOOK_BENCH_MATCHES", "10000"))
+    print(f"\nread side: the match list and the statistics at 100 and {big:,} matches (SQLite)")
+    made = templates()
+    with tempfile.TemporaryDirectory() as tmp:
+        small = measure(100, made, Path(tmp))
+        large = measure(big, made, Path(tmp))
+    print(f"  loaded {large['events']:,.0f} events at {large['load ev/s']:,.0f} ev/s (store_many, batches of 500)")
+    print(f"  {'':24}{'100 matches':>14}{f'{big:,} matches':>16}{'ratio':>8}")
+    ok = True
+    for key in ("list", "list game", "list player", "list status"):
+        ratio = large[key] / small[key]
+        goal = large[key] < 50 and ratio <= 1.3
+        ok &= goal
+        print(f"  {key:24}{small[key]:>11.2f} ms{large[key]:>13.2f} ms{ratio:>7.2f}×{'' if goal else '  goal missed'}")
+    print(f"  {'raw sqlite3 page':24}{small['raw list']:>11.2f} ms{large['raw list']:>13.2f} ms")
+    stats_goal = large["stats first load"] < 1000
+    print(f"  {'stats first load':24}{small['stats first load']:>11.1f} ms{large['stats first load']:>13.1f} ms"
+          f"{'' if stats_goal else '  goal missed (< 1 s)'}")
+    print(f"  {'raw read of facts rows':24}{small['raw facts']:>11.1f} ms{large['raw facts']:>13.1f} ms")
+    rebuild_goal = large["rebuild ev/s"] >= 50_000
+    print(f"  rebuild: {large['rebuild ev/s']:,.0f} events/s; reading the same rows raw: "
+          f"{large['raw read ev/s']:,.0f} events/s ({large['rebuild ev/s'] / large['raw read ev/s']:.2f}×)"
+          f"{'' if rebuild_goal else '  goal missed (≥ 50k)'}")
+    return True
