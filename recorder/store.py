@@ -97,6 +97,7 @@ class EventStore:
         self._cache: OrderedDict[str, StoredFold] = OrderedDict()
         self._cache_size = cache_size
         self._cache_lock = threading.Lock()
+        self._counts: dict[tuple[str | None, ...], tuple[int | None, int]] = {}  # filters -> (log head, count)
 
     # -- writing ---------------------------------------------------------------------------------
 
@@ -541,9 +542,24 @@ class EventStore:
             seats = select(MatchPlayer.match_id).where(MatchPlayer.player_id == player)
             q = q.where(col(Match.id).in_(seats))
         with Session(self.engine) as s:
-            total = s.exec(select(func.count()).select_from(q.subquery())).one()
+            total = self._count(s, q, (game, player, status))
             rows = s.exec(q.order_by(col(Match.created_at).desc(), col(Match.id)).offset(offset).limit(limit)).all()
-            return [_summary(m) for m in rows], int(total)
+            return [_summary(m) for m in rows], total
+
+    def _count(self, s: Session, q: Any, key: tuple[str | None, ...]) -> int:
+        """How many matches a filter selects, counted once per state of the log: a match's status and its
+        existence change only with an event, so the count holds until the log's last position moves."""
+        head = s.exec(select(func.max(StoredEvent.position))).one()  # the unique index's last entry
+        with self._cache_lock:
+            hit = self._counts.get(key)
+        if hit is not None and hit[0] == head:
+            return hit[1]
+        total = int(s.exec(select(func.count()).select_from(q.subquery())).one())
+        with self._cache_lock:
+            if len(self._counts) > 1024:
+                self._counts.clear()
+            self._counts[key] = (head, total)
+        return total
 
     def events(self, match_id: str, from_seq: int = 1, to_seq: int | None = None) -> list[dict[str, Any]]:
         with Session(self.engine) as s:
