@@ -18,6 +18,7 @@ from recorder.facade import Scorebook
 from recorder.logfile import import_lines
 from recorder.projector import FACTS, FactsProjector, match_date
 from recorder.store import EventStore
+from tests.examples import examples_dir
 from tests.logs import START, launch, round_start
 
 PLAYERS = [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}, {"id": "cy", "name": "Cy"}]
@@ -148,3 +149,19 @@ def test_scorebook_rebuild_from_the_command_line(bare_url: str) -> None:
     result = CliRunner().invoke(app, ["rebuild", "nothing", "--db", bare_url])
     assert result.exit_code == 1 and "no read model" in result.stderr
     assert FACTS == "match_facts"
+
+
+def test_the_match_list_counts_follow_every_new_match_and_every_finish(scorebook: Scorebook) -> None:
+    def totals() -> tuple[int, int, int, int]:
+        return (scorebook.matches()[1], scorebook.matches(status="in_progress")[1],
+                scorebook.matches(status="finished")[1], scorebook.matches(player="ann")[1])
+
+    assert totals() == (0, 0, 0, 0)
+    live = scorebook.start_match(dict(START), "desk")["match_id"]
+    assert totals() == (1, 1, 0, 1)
+    assert totals() == (1, 1, 0, 1)  # asked again: the kept counts
+    finished = (examples_dir() / "hats-off-01.jsonl").read_text()  # a whole match, finished
+    scorebook.import_log(finished, "desk")
+    assert totals()[:3] == (2, 1, 1)
+    scorebook.append(live, [round_start(), launch("ann", 1, 5)], 1)
+    assert totals()[:3] == (2, 1, 1)  # the log moved: counted again, the same
