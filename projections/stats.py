@@ -13,20 +13,39 @@ rewind), notes and rewinds never count.
 - The **first player** is the one the state JSON names under the descriptor's `first_player_key`:
   Tri-Ominos' starter of the first round, High Five's leader, Hi-Spot's first player of the first
   round, Hats Off's first caller.
+- **Tags** are counted per player: an event's tags go to the player who acted; an event of no player's
+  (Hi-Spot's blocked `round_ended`) tags every player whose score it changed. The descriptor sorts them
+  into **bonuses** (`bonus_tags`), **penalties** (`penalty_tags`: Tri-Ominos' draws and passes) and the
+  rest of its `counted_tags` (Hi-Spot's new stacks, High Five's missed captures): `tag_counts(kind=…)`.
+- **Finished matches only**: the score trend, the match lengths and every win rate; an in-progress
+  match's score is not a final score. Turns and tags count every recorded turn, in progress or not.
+- **The same match twice** (two files of one match imported apart, e.g. one without hashes and its
+  export) is recognised by its `fingerprint`: the SHA-256 of every event's type and data in seq order
+  (`match_started` first, notes and rewinds included; who recorded it and when left out). `distinct()`
+  keeps one copy. A copy that stops earlier (exported mid-match) has another fingerprint: it is another match.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from projections.events import COMMON_EVENT_TYPES
 from projections.registry import get_game
 from projections.timeline import Fold
 
 K = TypeVar("K")  # what a counter counts: tags (str) or tile values (int)
+
+# The shape of `MatchFacts.to_json()`: bump it whenever a field is added, removed or changes meaning, so
+# that stored facts of an older shape are rebuilt from the log rather than misread.
+FACTS_VERSION = 2
+
+TagKind = Literal["bonus", "penalty", "other"]
+
 
 def is_bonus(game: str, tags: Iterable[str]) -> bool:
     """Whether an event's tags mark a bonus or a capture worth jumping to (the game's descriptor says which)."""
@@ -62,10 +81,56 @@ class MatchFacts:
     turns: tuple[Turn, ...]
     tags: Mapping[str, Counter[str]] = field(default_factory=dict)  # player -> tag counts
     values: Mapping[str, Counter[int]] = field(default_factory=dict)  # player -> "capture:v"/"claim:v" values
+    fingerprint: str = ""  # SHA-256 of the events' types and data: equal for two copies of one match
 
     @property
     def player_ids(self) -> tuple[str, ...]:
         return tuple(pid for pid, _ in self.players)
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON (what `match_facts` stores); `MatchFacts.from_json` reads it back equal."""
+        return {
+            "version": FACTS_VERSION,
+            "match_id": self.match_id,
+            "game": self.game,
+            "date": self.date,
+            "players": [[pid, name] for pid, name in self.players],
+            "finished": self.finished,
+            "winners": list(self.winners),
+            "totals": dict(self.totals),
+            "first_player": self.first_player,
+            "moves": self.moves,
+            "events": self.events,
+            "rounds": self.rounds,
+            "turns": [[t.player, list(t.seqs), t.points] for t in self.turns],
+            "tags": {pid: dict(c) for pid, c in self.tags.items()},
+            # JSON keys are text: values are written as decimal strings and read back as ints.
+            "values": {pid: {str(v): n for v, n in c.items()} for pid, c in self.values.items()},
+            "fingerprint": self.fingerprint,
+        }
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> MatchFacts:
+        """The facts `to_json` wrote; ValueError for another `FACTS_VERSION` (rebuild those from the log)."""
+        if obj.get("version") != FACTS_VERSION:
+            raise ValueError(f"match facts of version {obj.get('version')!r}, this code reads {FACTS_VERSION}")
+        return cls(
+            match_id=str(obj["match_id"]),
+            game=str(obj["game"]),
+            date=str(obj["date"]),
+            players=tuple((str(pid), str(name)) for pid, name in obj["players"]),
+            finished=bool(obj["finished"]),
+            winners=tuple(str(w) for w in obj["winners"]),
+            totals={str(pid): int(v) for pid, v in obj["totals"].items()},
+            first_player=None if obj["first_player"] is None else str(obj["first_player"]),
+            moves=int(obj["moves"]),
+            events=int(obj["events"]),
+            rounds=int(obj["rounds"]),
+            turns=tuple(Turn(str(p), tuple(int(s) for s in seqs), int(pts)) for p, seqs, pts in obj["turns"]),
+            tags={str(pid): Counter({str(k): int(n) for k, n in c.items()}) for pid, c in obj["tags"].items()},
+            values={str(pid): Counter({int(k): int(n) for k, n in c.items()}) for pid, c in obj["values"].items()},
+            fingerprint=str(obj["fingerprint"]),
+        )
 
 
 def effective_moves(fold: Fold[Any]) -> list[int]:
@@ -130,15 +195,18 @@ def match_facts(fold: Fold[Any], match_id: str = "", date: str = "") -> MatchFac
     moves = effective_moves(fold)
     for seq in moves:
         note = fold.describe(seq)
-        if note.player is None or note.player not in tags:
-            continue
-        for tag in note.tags:
-            kind, _, value = tag.partition(":")
-            if value:
-                if value.lstrip("-").isdigit():
-                    values[note.player][int(value)] += 1
-            else:
-                tags[note.player][kind] += 1
+        if note.player is None:  # an event of nobody's (a blocked round): whoever it scored or cost
+            who = [pid for pid, pts in fold.points(seq).items() if pts and pid in tags]
+        else:
+            who = [note.player] if note.player in tags else []
+        for pid in who:
+            for tag in note.tags:
+                kind, _, value = tag.partition(":")
+                if value:
+                    if value.lstrip("-").isdigit():
+                        values[pid][int(value)] += 1
+                else:
+                    tags[pid][kind] += 1
     return MatchFacts(
         match_id=match_id,
         game=game.name,
@@ -154,7 +222,17 @@ def match_facts(fold: Fold[Any], match_id: str = "", date: str = "") -> MatchFac
         turns=tuple(turns(fold)),
         tags=tags,
         values=values,
+        fingerprint=fingerprint(fold),
     )
+
+
+def fingerprint(fold: Fold[Any]) -> str:
+    """What two copies of one match share: the events' types and data in order (see the module docstring)."""
+    digest = hashlib.sha256()
+    for e in fold.events:
+        digest.update(json.dumps([e.type, e.data], sort_keys=True, separators=(",", ":")).encode())
+        digest.update(b"\n")
+    return digest.hexdigest()
 
 
 # --- across matches -------------------------------------------------------------------------------
@@ -176,6 +254,17 @@ def filter_facts(
         and (not date_from or f.date >= date_from[:10])
         and (not date_to or f.date <= date_to[:10])
     ]
+
+
+def distinct(facts: Iterable[MatchFacts]) -> list[MatchFacts]:
+    """One copy of each match (equal fingerprints): the one with the smallest match id, in the order given."""
+    given = list(facts)
+    keep: dict[str, MatchFacts] = {}
+    for f in given:
+        key = f.fingerprint or f.match_id
+        if key not in keep or f.match_id < keep[key].match_id:
+            keep[key] = f
+    return [f for f in given if keep[f.fingerprint or f.match_id] is f]
 
 
 def player_names(facts: Iterable[MatchFacts]) -> dict[str, str]:
@@ -221,9 +310,38 @@ def _summed(per_match: Iterable[Mapping[str, Counter[K]]], player: str | None) -
     return out
 
 
-def tag_counts(facts: Iterable[MatchFacts], player: str | None = None) -> dict[str, Counter[str]]:
-    """player -> how often each tagged event happened (hexagons, bridges, full stacks, nested hats …)."""
-    return _summed((f.tags for f in facts), player)
+def tag_kind(game: str, tag: str) -> TagKind:
+    descriptor = get_game(game).descriptor
+    if tag in descriptor.bonus_tags:
+        return "bonus"
+    if tag in descriptor.penalty_tags:
+        return "penalty"
+    return "other"
+
+
+def charted_tags(game: str, kind: TagKind) -> tuple[str, ...]:
+    """The tags of one kind the statistics chart for `game`, in the descriptor's order: its bonus tags, its
+    penalty tags, or its other counted tags (neither bonus nor penalty)."""
+    d = get_game(game).descriptor
+    if kind == "bonus":
+        return d.bonus_tags
+    if kind == "penalty":
+        return d.penalty_tags
+    return tuple(t for t in d.counted_tags if t not in d.bonus_tags and t not in d.penalty_tags)
+
+
+def tag_counts(
+    facts: Iterable[MatchFacts], player: str | None = None, kind: TagKind | None = None
+) -> dict[str, Counter[str]]:
+    """player -> how often each tagged event happened (hexagons, bridges, full stacks, nested hats …); with
+    `kind`, only the tags of that kind in each match's game (bonuses, penalties, other)."""
+    if kind is None:
+        return _summed((f.tags for f in facts), player)
+    return _summed(
+        ({pid: Counter({t: n for t, n in c.items() if t in charted_tags(f.game, kind)}) for pid, c in f.tags.items()}
+         for f in facts),
+        player,
+    )
 
 
 def value_counts(facts: Iterable[MatchFacts], player: str | None = None) -> dict[str, Counter[int]]:
@@ -259,3 +377,40 @@ def first_player_win_rate(facts: Iterable[MatchFacts]) -> dict[str, WinRate]:
         game: WinRate(game, len(rows), sum(1 for won, _ in rows if won), sum(1 / n for _, n in rows) / len(rows))
         for game, rows in acc.items()
     }
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    """A player's finished matches of one game."""
+
+    player: str
+    game: str
+    matches: int  # finished matches played
+    wins: int  # a shared win counts as a win for each of its winners
+    total_score: int
+    best: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.matches if self.matches else 0.0
+
+    @property
+    def average_score(self) -> float:
+        return self.total_score / self.matches if self.matches else 0.0
+
+
+def player_records(facts: Iterable[MatchFacts]) -> dict[str, dict[str, PlayerRecord]]:
+    """game -> player -> their record over the finished matches (in-progress ones are left out)."""
+    acc: dict[tuple[str, str], list[tuple[bool, int]]] = {}
+    for f in facts:
+        if not f.finished:
+            continue
+        for pid in f.player_ids:
+            acc.setdefault((f.game, pid), []).append((pid in f.winners, f.totals.get(pid, 0)))
+    out: dict[str, dict[str, PlayerRecord]] = {}
+    for (game, pid), rows in sorted(acc.items()):
+        scores = [s for _, s in rows]
+        out.setdefault(game, {})[pid] = PlayerRecord(
+            pid, game, len(rows), sum(1 for won, _ in rows if won), sum(scores), max(scores)
+        )
+    return out
