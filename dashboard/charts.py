@@ -239,8 +239,8 @@ def player_trend_chart(trend: Mapping[str, Sequence[tuple[str, int, str]]], titl
             "line": {"color": SEAT_COLOURS[i % len(SEAT_COLOURS)], "width": 2}, "marker": {"size": 8},
             "hovertemplate": f"{titles[game]}: %{{y}} on %{{x}}<extra></extra>",
         })
-    return {"data": data, "layout": _chart_layout(xaxis=_date_axis(sorted({d for p in trend.values() for d, _, _ in p})),
-                                                  yaxis=_axis("final score"))}
+    dates = sorted({d for points in trend.values() for d, _, _ in points})
+    return {"data": data, "layout": _chart_layout(xaxis=_date_axis(dates), yaxis=_axis("final score"))}
 
 
 def _date_axis(dates: Sequence[str]) -> dict[str, Any]:

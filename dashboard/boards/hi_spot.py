@@ -100,7 +100,7 @@ def figure(
         data.append(line_trace(*last_frame, HIGHLIGHT, 5, "last placement"))
     for layer, (xs, ys, hover) in sorted(layer_pts.items()):
         data.append({"type": "scatter", "mode": "markers", "x": xs, "y": ys, "text": hover,
-                     "hovertemplate": "%{text}<extra></extra>", "name": f"tile {layer + 1}",
+                     "hovertemplate": "%{text}<extra></extra>", "name": layer_name(layer),
                      "marker": {"size": 24, "color": LAYER_COLOURS[layer % len(LAYER_COLOURS)],
                                 "line": {"color": "#FFFFFF", "width": 1.5}}})
     if last_dots[0]:
@@ -109,10 +109,32 @@ def figure(
     tray_w = 3 * SECTION + 2 * GAP
     lo_y, hi_x = -0.4, tray_w + 0.4
     height = HEIGHT_TRAY
+    top = tray_w + 0.45
+    if layer_pts:
+        annotations.append(legend(max(layer_pts) + 1, -0.3, top + 0.35))
+        top += 0.8
     if reveal and patterns is not None:
         lo_y, height, hi_x = _racks(board, colours, patterns, data, annotations, tray_w)
-    layout = board_layout(height, (-0.4, hi_x), (lo_y, tray_w + 0.45), square=True, annotations=annotations)
+    layout = board_layout(height, (-0.4, hi_x), (lo_y, top), square=True, annotations=annotations)
     return {"data": data, "layout": layout}
+
+
+def layer_name(layer: int) -> str:
+    """Layer 0 is the bottom tile of a stack."""
+    if layer == 0:
+        return "bottom tile"
+    n = layer + 1
+    return f"{n}{'nd' if n == 2 else 'rd' if n == 3 else 'th'} tile"
+
+
+def legend(layers: int, x: float, y: float) -> dict[str, Any]:
+    """What the dot colours mean: a tile's place in its stack, bottom first (only the places drawn)."""
+    keys = " ".join(
+        f"<span style='color:{LAYER_COLOURS[i % len(LAYER_COLOURS)]}'>●</span> {layer_name(i).removesuffix(' tile')}"
+        for i in range(layers)
+    )
+    return {**label(x, y, f"Dots by tile of the stack: {keys}", 12, INK, "left", "middle"),
+            "name": "dot-legend"}
 
 
 def _racks(
