@@ -149,7 +149,9 @@ def test_score_chart_lines_and_step_marker() -> None:
 
 def test_stats_figures_from_facts(demo_store: Scorebook) -> None:
     facts = stats_page.all_facts(demo_store, ReplayCache())
-    trend, turns, bonus, length, first, summary = stats_page.charts(facts, "high-five", None, None, None)
+    out = stats_page.charts(facts, "high-five", None, None, None)  # by element id since the page grew charts
+    trend, turns, bonus, length, first, summary = (
+        out[k] for k in ("stats-trend", "stats-turns", "stats-bonus", "stats-length", "stats-first", "stats-summary"))
     hf = [f for f in facts if f.game == "high-five"]
     assert summary.startswith("High Five: 1 match")
     assert {t["name"] for t in trend["data"]} == {name for pid, name in hf[0].players}

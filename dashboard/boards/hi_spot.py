@@ -100,7 +100,7 @@ def figure(
         data.append(line_trace(*last_frame, HIGHLIGHT, 5, "last placement"))
     for layer, (xs, ys, hover) in sorted(layer_pts.items()):
         data.append({"type": "scatter", "mode": "markers", "x": xs, "y": ys, "text": hover,
-                     "hovertemplate": "%{text}<extra></extra>", "name": layer_name(layer),
+                     "hovertemplate": "%{text}<extra></extra>", "name": f"tile {layer + 1}",
                      "marker": {"size": 24, "color": LAYER_COLOURS[layer % len(LAYER_COLOURS)],
                                 "line": {"color": "#FFFFFF", "width": 1.5}}})
     if last_dots[0]:
@@ -119,21 +119,15 @@ def figure(
     return {"data": data, "layout": layout}
 
 
-def layer_name(layer: int) -> str:
-    """Layer 0 is the bottom tile of a stack."""
-    if layer == 0:
-        return "bottom tile"
-    n = layer + 1
-    return f"{n}{'nd' if n == 2 else 'rd' if n == 3 else 'th'} tile"
-
-
 def legend(layers: int, x: float, y: float) -> dict[str, Any]:
-    """What the dot colours mean: a tile's place in its stack, bottom first (only the places drawn)."""
-    keys = " ".join(
-        f"<span style='color:{LAYER_COLOURS[i % len(LAYER_COLOURS)]}'>●</span> {layer_name(i).removesuffix(' tile')}"
+    """What the dot colours mean: a tile's place in its stack, tile 1 at the bottom (the places drawn only);
+    the words match the dots' hover text ("tile 2 of the stack")."""
+    keys = "  ".join(
+        f"<span style='color:{LAYER_COLOURS[i % len(LAYER_COLOURS)]}'>●</span> tile {i + 1}"
+        + (" (bottom)" if i == 0 else "")
         for i in range(layers)
     )
-    return {**label(x, y, f"Dots by tile of the stack: {keys}", 12, INK, "left", "middle"),
+    return {**label(x, y, f"Dot colour: the tile of the stack — {keys}", 12, INK, "left", "middle"),
             "name": "dot-legend"}
 
 

@@ -75,7 +75,8 @@ def record_table(records: dict[str, dict[str, stats.PlayerRecord]], player_id: s
         r = records.get(game, {}).get(player_id)
         if r is None:
             continue
-        rows.append(html.Tr(className="record-row", **{"data-game": game}, children=[
+        attrs: dict[str, Any] = {"data-game": game}
+        rows.append(html.Tr(className="record-row", **attrs, children=[
             html.Td(game_title(game)),
             html.Td(str(r.matches), className="num"),
             html.Td(str(r.wins), className="num"),
@@ -109,7 +110,8 @@ def matches_table(mine: list[stats.MatchFacts], player_id: str, names: dict[str,
             for pid, name in f.players
         ]
         outcome = result(f, player_id)
-        rows.append(html.Tr(className="player-match", **{"data-match": f.match_id}, children=[
+        attrs: dict[str, Any] = {"data-match": f.match_id}
+        rows.append(html.Tr(className="player-match", **attrs, children=[
             html.Td(f.date),
             html.Td(game_title(f.game)),
             html.Td(chips),
