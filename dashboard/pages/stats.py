@@ -103,7 +103,8 @@ def subtitles(game: str, in_progress: int) -> dict[str, str]:
     d = get_game(game).descriptor
     left_out = f"; {_plural(in_progress, 'match')} in progress left out" if in_progress else ""
     if d.valued_tags:
-        bonus = f"{title}: {_labels(game, d.valued_tags)} per player, by the points each won"
+        valued = " and ".join(stats.tag_label(game, t) for t in d.valued_tags)
+        bonus = f"{title}: {valued} per player, by the points each won"
     else:
         bonus = f"{title}: bonuses only ({_labels(game, stats.charted_tags(game, 'bonus'))}), per player"
     penalties, others = stats.charted_tags(game, "penalty"), stats.charted_tags(game, "other")
