@@ -192,10 +192,12 @@ def penalty_chart(
         notes.append(((n_pen - 1) / 2, "penalties"))
     if n_other:
         notes.append((n_pen + (n_other - 1) / 2, "not penalties"))
+    # Under the tags' names, clear of the legend above the plot.
     fig["layout"]["annotations"] = [
-        {"x": x, "y": 1, "xref": "x", "yref": "paper", "yanchor": "bottom", "text": text, "showarrow": False,
-         "font": {"size": 11, "color": MUTED}} for x, text in notes
+        {"x": x, "y": 0, "xref": "x", "yref": "paper", "yanchor": "top", "yshift": -22, "text": f"<i>{text}</i>",
+         "showarrow": False, "font": {"size": 11, "color": MUTED}} for x, text in notes
     ]
+    fig["layout"]["margin"] = {"l": 50, "r": 16, "t": 16, "b": 56}
     return fig
 
 

@@ -104,7 +104,8 @@ def matches_table(mine: list[stats.MatchFacts], player_id: str, names: dict[str,
     for f in sorted(mine, key=lambda f: (f.date, f.match_id), reverse=True):
         colours = seat_colours(list(f.player_ids))
         chips = [
-            html.Span(name, className="player-chip me", style={"borderColor": colours[pid]}) if pid == player_id
+            html.Span(name, className="player-chip me", style={"borderColor": colours[pid], "fontWeight": 700})
+            if pid == player_id
             else dcc.Link(names.get(pid, name), href=player_href(pid), className="player-chip player-link",
                           style={"borderColor": colours[pid]})
             for pid, name in f.players

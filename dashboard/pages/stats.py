@@ -130,7 +130,7 @@ def players_table(records: dict[str, stats.PlayerRecord], names: dict[str, str],
         return html.P("No finished match in this selection.", className="muted")
     rows = []
     for pid, r in sorted(records.items(), key=lambda kv: (-kv[1].win_rate, -kv[1].average_score, kv[0])):
-        rows.append(html.Tr(className="player-row" + (" selected" if pid == selected else ""), children=[
+        rows.append(html.Tr(className="record-row" + (" selected" if pid == selected else ""), children=[
             html.Td(dcc.Link(names.get(pid, pid), href=player_href(pid), className="player-link")),
             html.Td(str(r.matches), className="num"),
             html.Td(str(r.wins), className="num"),
