@@ -32,6 +32,7 @@ import json
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Literal, TypeVar
 
 from projections.events import COMMON_EVENT_TYPES
@@ -42,7 +43,7 @@ K = TypeVar("K")  # what a counter counts: tags (str) or tile values (int)
 
 # The shape of `MatchFacts.to_json()`: bump it whenever a field is added, removed or changes meaning, so
 # that stored facts of an older shape are rebuilt from the log rather than misread.
-FACTS_VERSION = 2
+FACTS_VERSION = 1
 
 TagKind = Literal["bonus", "penalty", "other"]
 
@@ -78,7 +79,9 @@ class MatchFacts:
     moves: int  # effective moves
     events: int  # every event in the log, notes, rewinds and superseded ones included
     rounds: int
-    turns: tuple[Turn, ...]
+    # player -> the points of each of their turns, in order (a turn's seqs are not kept: nothing charts
+    # them, and a match has hundreds of turns to store and read back on every statistics request)
+    turn_points: Mapping[str, tuple[int, ...]]
     tags: Mapping[str, Counter[str]] = field(default_factory=dict)  # player -> tag counts
     values: Mapping[str, Counter[int]] = field(default_factory=dict)  # player -> "capture:v"/"claim:v" values
     fingerprint: str = ""  # SHA-256 of the events' types and data: equal for two copies of one match
@@ -102,7 +105,7 @@ class MatchFacts:
             "moves": self.moves,
             "events": self.events,
             "rounds": self.rounds,
-            "turns": [[t.player, list(t.seqs), t.points] for t in self.turns],
+            "turn_points": {pid: list(points) for pid, points in self.turn_points.items()},
             "tags": {pid: dict(c) for pid, c in self.tags.items()},
             # JSON keys are text: values are written as decimal strings and read back as ints.
             "values": {pid: {str(v): n for v, n in c.items()} for pid, c in self.values.items()},
@@ -111,25 +114,27 @@ class MatchFacts:
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> MatchFacts:
-        """The facts `to_json` wrote; ValueError for another `FACTS_VERSION` (rebuild those from the log)."""
+        """The facts `to_json` wrote; ValueError for another `FACTS_VERSION` (rebuild those from the log).
+        The JSON is trusted to be what `to_json` wrote (it is read on every statistics request): its types
+        are not checked one by one."""
         if obj.get("version") != FACTS_VERSION:
             raise ValueError(f"match facts of version {obj.get('version')!r}, this code reads {FACTS_VERSION}")
         return cls(
-            match_id=str(obj["match_id"]),
-            game=str(obj["game"]),
-            date=str(obj["date"]),
-            players=tuple((str(pid), str(name)) for pid, name in obj["players"]),
-            finished=bool(obj["finished"]),
-            winners=tuple(str(w) for w in obj["winners"]),
-            totals={str(pid): int(v) for pid, v in obj["totals"].items()},
-            first_player=None if obj["first_player"] is None else str(obj["first_player"]),
-            moves=int(obj["moves"]),
-            events=int(obj["events"]),
-            rounds=int(obj["rounds"]),
-            turns=tuple(Turn(str(p), tuple(int(s) for s in seqs), int(pts)) for p, seqs, pts in obj["turns"]),
-            tags={str(pid): Counter({str(k): int(n) for k, n in c.items()}) for pid, c in obj["tags"].items()},
-            values={str(pid): Counter({int(k): int(n) for k, n in c.items()}) for pid, c in obj["values"].items()},
-            fingerprint=str(obj["fingerprint"]),
+            match_id=obj["match_id"],
+            game=obj["game"],
+            date=obj["date"],
+            players=tuple((pid, name) for pid, name in obj["players"]),
+            finished=obj["finished"],
+            winners=tuple(obj["winners"]),
+            totals=dict(obj["totals"]),
+            first_player=obj["first_player"],
+            moves=obj["moves"],
+            events=obj["events"],
+            rounds=obj["rounds"],
+            turn_points={pid: tuple(points) for pid, points in obj["turn_points"].items()},
+            tags={pid: Counter(c) for pid, c in obj["tags"].items()},
+            values={pid: Counter({int(k): n for k, n in c.items()}) for pid, c in obj["values"].items()},
+            fingerprint=obj["fingerprint"],
         )
 
 
@@ -193,6 +198,10 @@ def match_facts(fold: Fold[Any], match_id: str = "", date: str = "") -> MatchFac
     tags: dict[str, Counter[str]] = {pid: Counter() for pid, _ in fold.players}
     values: dict[str, Counter[int]] = {pid: Counter() for pid, _ in fold.players}
     moves = effective_moves(fold)
+    by_player: dict[str, list[int]] = {pid: [] for pid, _ in fold.players}
+    for t in turns(fold):
+        by_player.setdefault(t.player, []).append(t.points)
+    turn_points = {pid: tuple(points) for pid, points in by_player.items()}
     for seq in moves:
         note = fold.describe(seq)
         if note.player is None:  # an event of nobody's (a blocked round): whoever it scored or cost
@@ -219,7 +228,7 @@ def match_facts(fold: Fold[Any], match_id: str = "", date: str = "") -> MatchFac
         moves=len(moves),
         events=fold.seq,
         rounds=len(sheet.rounds),
-        turns=tuple(turns(fold)),
+        turn_points=turn_points,
         tags=tags,
         values=values,
         fingerprint=fingerprint(fold),
@@ -292,10 +301,9 @@ def points_per_turn(facts: Iterable[MatchFacts], player: str | None = None) -> d
     """player -> the points of each of their turns, over every match."""
     out: dict[str, list[int]] = {}
     for f in facts:
-        for t in f.turns:
-            if player and t.player != player:
-                continue
-            out.setdefault(t.player, []).append(t.points)
+        for pid, points in f.turn_points.items():
+            if points and (not player or pid == player):
+                out.setdefault(pid, []).extend(points)
     return out
 
 
@@ -319,6 +327,7 @@ def tag_kind(game: str, tag: str) -> TagKind:
     return "other"
 
 
+@cache  # asked per match and player on every statistics request
 def charted_tags(game: str, kind: TagKind) -> tuple[str, ...]:
     """The tags of one kind the statistics chart for `game`, in the descriptor's order: its bonus tags, its
     penalty tags, or its other counted tags (neither bonus nor penalty)."""

@@ -158,7 +158,7 @@ def test_stats_figures_from_facts(demo_store: Scorebook) -> None:
     for t in trend["data"]:
         pid = next(p for p, n in hf[0].players if n == t["name"])
         assert t["y"] == [hf[0].totals[pid]]
-    assert sum(len(t["y"]) for t in turns["data"]) == len(hf[0].turns)
+    assert sum(len(t["y"]) for t in turns["data"]) == sum(map(len, hf[0].turn_points.values()))
     assert sum(sum(t["y"]) for t in bonus["data"]) == sum(sum(c.values()) for c in hf[0].values.values())
     assert length["data"][0]["x"] == [hf[0].moves]
     assert [b for b in first["data"][0]["x"]] == ["Tri-Ominos", "High Five", "Hi-Spot", "Hats Off"]

@@ -38,7 +38,7 @@ def facts_of(match_id: str, game: str, players: str, winners: str, totals: dict[
     return stats.MatchFacts(
         match_id=match_id, game=game, date=date, players=tuple((p, p.capitalize()) for p in ids),
         finished=finished, winners=tuple(winners.split()) if finished else (), totals=totals,
-        first_player=ids[0], moves=10, events=12, rounds=1, turns=(), fingerprint=match_id,
+        first_player=ids[0], moves=10, events=12, rounds=1, turn_points={}, fingerprint=match_id,
     )
 
 
@@ -70,8 +70,9 @@ def test_facts_round_trip_through_json_exactly_for_every_game() -> None:
 def test_facts_of_another_version_are_refused() -> None:
     obj = stats.match_facts(fold_dicts(FINISHED), "m").to_json()
     assert obj["version"] == stats.FACTS_VERSION
-    with pytest.raises(ValueError, match="version 1"):
-        stats.MatchFacts.from_json({**obj, "version": 1})
+    for other in (0, stats.FACTS_VERSION + 1, None):
+        with pytest.raises(ValueError, match=f"version {other!r}"):
+            stats.MatchFacts.from_json({**obj, "version": other})
 
 
 # --- bonuses, penalties and the rest ---------------------------------------------------------------
