@@ -19,8 +19,9 @@ rewind), notes and rewinds never count.
   rest of its `counted_tags` (Hi-Spot's new stacks, High Five's missed captures): `tag_counts(kind=…)`.
 - **Finished matches only**: the score trend, the match lengths and every win rate; an in-progress
   match's score is not a final score. Turns and tags count every recorded turn, in progress or not.
-- **The same match twice** (two files of one match imported apart, e.g. one without hashes and its
-  export) is recognised by its `fingerprint`: the SHA-256 of every event's type and data in seq order
+- **The same match twice** (two different files of one match imported apart, e.g. the same events typed
+  in again by someone else or with other times: the importer itself only recognises the same file and an
+  export of a stored match) is recognised by its `fingerprint`: the SHA-256 of every event's type and data in seq order
   (`match_started` first, notes and rewinds included; who recorded it and when left out). `distinct()`
   keeps one copy. A copy that stops earlier (exported mid-match) has another fingerprint: it is another match.
 """
