@@ -108,7 +108,7 @@ def subtitles(game: str, in_progress: int) -> dict[str, str]:
     else:
         bonus = f"{title}: bonuses only ({_labels(game, stats.charted_tags(game, 'bonus'))}), per player"
     penalties, others = stats.charted_tags(game, "penalty"), stats.charted_tags(game, "other")
-    parts = [f"penalties: {_labels(game, penalties)}" if penalties else f"{title} has no penalty"]
+    parts = [f"penalties: {_labels(game, penalties)}" if penalties else "no penalty in this game"]
     if others:
         parts.append(f"counted apart, neither bonus nor penalty: {_labels(game, others)}")
     return {
@@ -116,7 +116,7 @@ def subtitles(game: str, in_progress: int) -> dict[str, str]:
         "stats-turns": f"{title}: what each turn earned, penalties included, in-progress matches too "
                        "(boxes: quartiles, dashed: mean)",
         "stats-bonus": bonus + ", in-progress matches included",
-        "stats-penalties": f"{title}: " + "; ".join(parts) + ", per player",
+        "stats-penalties": f"{title}: " + "; ".join(parts) + (", per player" if penalties or others else ""),
         "stats-length": f"{title}: moves per finished match (notes, rewinds and undone events not "
                         f"counted){left_out}",
         "stats-first": f"Every game's finished matches, {title} highlighted; the line is the fair share",
