@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from dash import Dash, Input, Output, State, dcc, html
 
 from dashboard.model import PositionCache, ReplayCache
-from dashboard.pages import matches, pad, record, replay, stats
+from dashboard.pages import matches, pad, players, record, replay, stats
 from dashboard.pages.signin import principal, whoami
 from recorder.facade import Scorebook
 
@@ -35,6 +36,7 @@ def create_dash(sb: Scorebook) -> Dash:
             html.Nav(children=[
                 dcc.Link("Matches", href="/", className="nav-link", id="nav-matches"),
                 dcc.Link("Statistics", href="/stats", className="nav-link", id="nav-stats"),
+                dcc.Link("Players", href="/players", className="nav-link", id="nav-players"),
                 dcc.Link("Record", href="/record", className="nav-link", id="nav-record"),
                 html.A("API", href="/docs", className="nav-link"),
             ]),
@@ -54,6 +56,10 @@ def create_dash(sb: Scorebook) -> Dash:
             return matches.layout(sb)
         if path == "/stats":
             return stats.layout(sb, cache, search)
+        if path == "/players":
+            return players.index(sb, cache)
+        if path.startswith("/players/"):
+            return players.layout(sb, cache, unquote(path.removeprefix("/players/")))
         if path.startswith("/matches/"):
             return replay.layout(sb, cache, path.removeprefix("/matches/"), search)
         if path == "/record":

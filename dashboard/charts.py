@@ -10,7 +10,7 @@ from typing import Any
 
 from dashboard.theme import GRID, INK, MUTED, SEAT_COLOURS, base_layout
 from projections.registry import get_game
-from projections.stats import WinRate
+from projections.stats import WinRate, charted_tags
 
 Figure = dict[str, Any]
 
@@ -121,12 +121,7 @@ def score_trend_chart(trend: Mapping[str, Sequence[tuple[str, int, str]]], names
             "line": {"color": colours[pid], "width": 2}, "marker": {"size": 8},
             "hovertemplate": f"{names.get(pid, pid)}: %{{y}} on %{{x}}<extra></extra>",
         })
-    dates = sorted({d for points in trend.values() for d, _, _ in points})
-    xaxis = _axis("match date", type="date", tickformat="%b %d, %Y")
-    if len(dates) == 1:  # one day: a week around it, not milliseconds
-        day = date.fromisoformat(dates[0])
-        xaxis["range"] = [(day - timedelta(days=3)).isoformat(), (day + timedelta(days=3)).isoformat()]
-        xaxis["dtick"] = 86_400_000
+    xaxis = _date_axis(sorted({d for points in trend.values() for d, _, _ in points}))
     return {"data": data, "layout": _chart_layout(xaxis=xaxis, yaxis=_axis("final score"))}
 
 
@@ -151,15 +146,15 @@ def bonus_chart(
     names: Mapping[str, str],
     matches: int,
 ) -> Figure:
-    """How often each bonus happened per player; where the game values its tags (High Five's captures and
-    claims), how often each was worth how many points."""
+    """How often each bonus (the descriptor's `bonus_tags` only) happened per player; where the game values
+    its tags (High Five's captures and claims), how often each was worth how many points."""
     players = sorted(set(tags) | set(values), key=lambda p: names.get(p, p))
     if not players or not matches:
         return _no_data("No match in this selection")
-    colours = player_colours(players)
-    data = []
     descriptor = get_game(game).descriptor
     if descriptor.valued_tags:
+        colours = player_colours(players)
+        data = []
         found = sorted({v for p in players for v in values.get(p, Counter())})
         for pid in players:
             counts = values.get(pid, Counter())
@@ -168,20 +163,95 @@ def bonus_chart(
                          "hovertemplate": f"{names.get(pid, pid)}: %{{y}} worth %{{x}}<extra></extra>"})
         valued = " and ".join(descriptor.tag_labels.get(t, t) for t in descriptor.valued_tags)
         xaxis = _axis(f"points won by each of the {valued}", type="category")
-        ytitle = valued
-    else:
-        kinds = [k for k in descriptor.counted_tags if any(tags.get(p, Counter()).get(k) for p in players)]
-        if not kinds:
-            return _no_data("No bonus in this selection")
-        labels = [descriptor.tag_labels.get(k, k) for k in kinds]
-        for pid in players:
-            tag_count = tags.get(pid, Counter())
-            data.append({"type": "bar", "name": names.get(pid, pid), "x": labels,
-                         "y": [tag_count.get(k, 0) for k in kinds], "marker": {"color": colours[pid]},
-                         "hovertemplate": f"{names.get(pid, pid)}: %{{y}} %{{x}}<extra></extra>"})
-        xaxis = _axis(type="category")
-        ytitle = f"count over {matches} match{'es' if matches != 1 else ''}"
-    return {"data": data, "layout": _chart_layout(barmode="group", xaxis=xaxis, yaxis=_axis(ytitle))}
+        return {"data": data, "layout": _chart_layout(barmode="group", xaxis=xaxis, yaxis=_axis(valued))}
+    return _tag_bars(game, charted_tags(game, "bonus"), tags, players, names, matches, "No bonus in this selection")
+
+
+def penalty_chart(
+    game: str, tags: Mapping[str, Counter[str]], names: Mapping[str, str], matches: int
+) -> Figure:
+    """Penalties (the descriptor's `penalty_tags`: Tri-Ominos' draws and passes, Hi-Spot's blocked rounds),
+    then the game's other counted moves (neither bonus nor penalty), a dotted line between them."""
+    players = sorted(tags, key=lambda p: names.get(p, p))
+    if not players or not matches:
+        return _no_data("No match in this selection")
+    penalties, others = charted_tags(game, "penalty"), charted_tags(game, "other")
+    if not penalties and not others:
+        return _no_data(f"{get_game(game).descriptor.title} has no penalty")
+    fig = _tag_bars(game, (*penalties, *others), tags, players, names, matches, "No penalty in this selection")
+    shown = {t["x"][i] for t in fig["data"] for i in range(len(t["x"]))}
+    labels = get_game(game).descriptor.tag_labels
+    n_pen = sum(1 for k in penalties if labels.get(k, k) in shown)
+    n_other = sum(1 for k in others if labels.get(k, k) in shown)
+    if n_pen and n_other:
+        fig["layout"]["shapes"] = [{"type": "line", "xref": "x", "yref": "paper", "x0": n_pen - 0.5,
+                                    "x1": n_pen - 0.5, "y0": 0, "y1": 1,
+                                    "line": {"color": MUTED, "width": 1, "dash": "dot"}}]
+    notes = []
+    if n_pen:
+        notes.append(((n_pen - 1) / 2, "penalties"))
+    if n_other:
+        notes.append((n_pen + (n_other - 1) / 2, "not penalties"))
+    # Under the tags' names, clear of the legend above the plot.
+    fig["layout"]["annotations"] = [
+        {"x": x, "y": 0, "xref": "x", "yref": "paper", "yanchor": "top", "yshift": -22, "text": f"<i>{text}</i>",
+         "showarrow": False, "font": {"size": 11, "color": MUTED}} for x, text in notes
+    ]
+    fig["layout"]["margin"] = {"l": 50, "r": 16, "t": 16, "b": 56}
+    return fig
+
+
+def _tag_bars(
+    game: str,
+    kinds: Sequence[str],
+    tags: Mapping[str, Counter[str]],
+    players: Sequence[str],
+    names: Mapping[str, str],
+    matches: int,
+    empty: str,
+) -> Figure:
+    """Grouped bars: per tag of `kinds` that happened, one bar per player."""
+    descriptor = get_game(game).descriptor
+    kinds = [k for k in kinds if any(tags.get(p, Counter()).get(k) for p in players)]
+    if not kinds:
+        return _no_data(empty)
+    colours = player_colours(players)
+    labels = [descriptor.tag_labels.get(k, k) for k in kinds]
+    data = []
+    for pid in players:
+        tag_count = tags.get(pid, Counter())
+        data.append({"type": "bar", "name": names.get(pid, pid), "x": labels,
+                     "y": [tag_count.get(k, 0) for k in kinds], "marker": {"color": colours[pid]},
+                     "hovertemplate": f"{names.get(pid, pid)}: %{{y}} %{{x}}<extra></extra>"})
+    ytitle = f"count over {matches} match{'es' if matches != 1 else ''}"
+    return {"data": data, "layout": _chart_layout(barmode="group", xaxis=_axis(type="category"),
+                                                  yaxis=_axis(ytitle))}
+
+
+def player_trend_chart(trend: Mapping[str, Sequence[tuple[str, int, str]]], titles: Mapping[str, str]) -> Figure:
+    """One player's final scores, one line per game (scores of different games do not compare)."""
+    if not trend:
+        return _no_data("No finished match yet")
+    data = []
+    for i, game in enumerate(g for g in titles if g in trend):
+        points = trend[game]
+        data.append({
+            "type": "scatter", "mode": "lines+markers", "name": titles[game],
+            "x": [d for d, _, _ in points], "y": [s for _, s, _ in points], "customdata": [m for _, _, m in points],
+            "line": {"color": SEAT_COLOURS[i % len(SEAT_COLOURS)], "width": 2}, "marker": {"size": 8},
+            "hovertemplate": f"{titles[game]}: %{{y}} on %{{x}}<extra></extra>",
+        })
+    dates = sorted({d for points in trend.values() for d, _, _ in points})
+    return {"data": data, "layout": _chart_layout(xaxis=_date_axis(dates), yaxis=_axis("final score"))}
+
+
+def _date_axis(dates: Sequence[str]) -> dict[str, Any]:
+    xaxis = _axis("match date", type="date", tickformat="%b %d, %Y")
+    if len(dates) == 1:  # one day: a week around it, not milliseconds
+        day = date.fromisoformat(dates[0])
+        xaxis["range"] = [(day - timedelta(days=3)).isoformat(), (day + timedelta(days=3)).isoformat()]
+        xaxis["dtick"] = 86_400_000
+    return xaxis
 
 
 def match_length_chart(lengths: Sequence[tuple[str, str, int, int]]) -> Figure:

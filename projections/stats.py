@@ -13,21 +13,41 @@ rewind), notes and rewinds never count.
 - The **first player** is the one the state JSON names under the descriptor's `first_player_key`:
   Tri-Ominos' starter of the first round, High Five's leader, Hi-Spot's first player of the first
   round, Hats Off's first caller.
+- **Tags** are counted per player: an event's tags go to the player who acted; an event of no player's
+  (Hi-Spot's blocked `round_ended`) tags every player whose score it changed. The descriptor sorts them
+  into **bonuses** (`bonus_tags`), **penalties** (`penalty_tags`: Tri-Ominos' draws and passes) and the
+  rest of its `counted_tags` (Hi-Spot's new stacks, High Five's missed captures): `tag_counts(kind=…)`.
+- **Finished matches only**: the score trend, the match lengths and every win rate; an in-progress
+  match's score is not a final score. Turns and tags count every recorded turn, in progress or not.
+- **The same match twice** (two different files of one match imported apart, e.g. the same events typed
+  in again by someone else or with other times: the importer itself only recognises the same file and an
+  export of a stored match) is recognised by its `fingerprint`: the SHA-256 of every event's type and data in seq order
+  (`match_started` first, notes and rewinds included; who recorded it and when left out). `distinct()`
+  keeps one copy. A copy that stops earlier (exported mid-match) has another fingerprint: it is another match.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from functools import cache
+from typing import Any, Literal, TypeVar
 
 from projections.events import COMMON_EVENT_TYPES
 from projections.registry import get_game
 from projections.timeline import Fold
 
-FACTS_VERSION = 1  # the shape of MatchFacts.to_json: bump it when it changes (stored rows are then recomputed)
 K = TypeVar("K")  # what a counter counts: tags (str) or tile values (int)
+
+# The shape of `MatchFacts.to_json()`: bump it whenever a field is added, removed or changes meaning, so
+# that stored facts of an older shape are rebuilt from the log rather than misread.
+FACTS_VERSION = 1
+
+TagKind = Literal["bonus", "penalty", "other"]
+
 
 def is_bonus(game: str, tags: Iterable[str]) -> bool:
     """Whether an event's tags mark a bonus or a capture worth jumping to (the game's descriptor says which)."""
@@ -60,36 +80,62 @@ class MatchFacts:
     moves: int  # effective moves
     events: int  # every event in the log, notes, rewinds and superseded ones included
     rounds: int
-    turns: tuple[Turn, ...]
+    # player -> the points of each of their turns, in order (a turn's seqs are not kept: nothing charts
+    # them, and a match has hundreds of turns to store and read back on every statistics request)
+    turn_points: Mapping[str, tuple[int, ...]]
     tags: Mapping[str, Counter[str]] = field(default_factory=dict)  # player -> tag counts
     values: Mapping[str, Counter[int]] = field(default_factory=dict)  # player -> "capture:v"/"claim:v" values
+    fingerprint: str = ""  # SHA-256 of the events' types and data: equal for two copies of one match
 
     @property
     def player_ids(self) -> tuple[str, ...]:
         return tuple(pid for pid, _ in self.players)
 
     def to_json(self) -> dict[str, Any]:
-        """Plain JSON (the read model's row); `from_json` gives back an equal MatchFacts."""
+        """Plain JSON (what `match_facts` stores); `MatchFacts.from_json` reads it back equal."""
         return {
-            "match_id": self.match_id, "game": self.game, "date": self.date,
-            "players": [list(p) for p in self.players], "finished": self.finished, "winners": list(self.winners),
-            "totals": dict(self.totals), "first_player": self.first_player, "moves": self.moves,
-            "events": self.events, "rounds": self.rounds,
-            "turns": [[t.player, list(t.seqs), t.points] for t in self.turns],
-            "tags": {p: dict(c) for p, c in self.tags.items()},
-            "values": {p: {str(v): n for v, n in c.items()} for p, c in self.values.items()},
+            "version": FACTS_VERSION,
+            "match_id": self.match_id,
+            "game": self.game,
+            "date": self.date,
+            "players": [[pid, name] for pid, name in self.players],
+            "finished": self.finished,
+            "winners": list(self.winners),
+            "totals": dict(self.totals),
+            "first_player": self.first_player,
+            "moves": self.moves,
+            "events": self.events,
+            "rounds": self.rounds,
+            "turn_points": {pid: list(points) for pid, points in self.turn_points.items()},
+            "tags": {pid: dict(c) for pid, c in self.tags.items()},
+            # JSON keys are text: values are written as decimal strings and read back as ints.
+            "values": {pid: {str(v): n for v, n in c.items()} for pid, c in self.values.items()},
+            "fingerprint": self.fingerprint,
         }
 
-    @staticmethod
-    def from_json(obj: Mapping[str, Any]) -> MatchFacts:
-        return MatchFacts(
-            match_id=obj["match_id"], game=obj["game"], date=obj["date"],
-            players=tuple((p[0], p[1]) for p in obj["players"]), finished=bool(obj["finished"]),
-            winners=tuple(obj["winners"]), totals=dict(obj["totals"]), first_player=obj["first_player"],
-            moves=int(obj["moves"]), events=int(obj["events"]), rounds=int(obj["rounds"]),
-            turns=tuple(Turn(t[0], tuple(t[1]), int(t[2])) for t in obj["turns"]),
-            tags={p: Counter(c) for p, c in obj["tags"].items()},
-            values={p: Counter({int(v): n for v, n in c.items()}) for p, c in obj["values"].items()},
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> MatchFacts:
+        """The facts `to_json` wrote; ValueError for another `FACTS_VERSION` (rebuild those from the log).
+        The JSON is trusted to be what `to_json` wrote (it is read on every statistics request): its types
+        are not checked one by one."""
+        if obj.get("version") != FACTS_VERSION:
+            raise ValueError(f"match facts of version {obj.get('version')!r}, this code reads {FACTS_VERSION}")
+        return cls(
+            match_id=obj["match_id"],
+            game=obj["game"],
+            date=obj["date"],
+            players=tuple((pid, name) for pid, name in obj["players"]),
+            finished=obj["finished"],
+            winners=tuple(obj["winners"]),
+            totals=dict(obj["totals"]),
+            first_player=obj["first_player"],
+            moves=obj["moves"],
+            events=obj["events"],
+            rounds=obj["rounds"],
+            turn_points={pid: tuple(points) for pid, points in obj["turn_points"].items()},
+            tags={pid: Counter(c) for pid, c in obj["tags"].items()},
+            values={pid: Counter({int(k): n for k, n in c.items()}) for pid, c in obj["values"].items()},
+            fingerprint=obj["fingerprint"],
         )
 
 
@@ -153,17 +199,24 @@ def match_facts(fold: Fold[Any], match_id: str = "", date: str = "") -> MatchFac
     tags: dict[str, Counter[str]] = {pid: Counter() for pid, _ in fold.players}
     values: dict[str, Counter[int]] = {pid: Counter() for pid, _ in fold.players}
     moves = effective_moves(fold)
+    by_player: dict[str, list[int]] = {pid: [] for pid, _ in fold.players}
+    for t in turns(fold):
+        by_player.setdefault(t.player, []).append(t.points)
+    turn_points = {pid: tuple(points) for pid, points in by_player.items()}
     for seq in moves:
         note = fold.describe(seq)
-        if note.player is None or note.player not in tags:
-            continue
-        for tag in note.tags:
-            kind, _, value = tag.partition(":")
-            if value:
-                if value.lstrip("-").isdigit():
-                    values[note.player][int(value)] += 1
-            else:
-                tags[note.player][kind] += 1
+        if note.player is None:  # an event of nobody's (a blocked round): whoever it scored or cost
+            who = [pid for pid, pts in fold.points(seq).items() if pts and pid in tags]
+        else:
+            who = [note.player] if note.player in tags else []
+        for pid in who:
+            for tag in note.tags:
+                kind, _, value = tag.partition(":")
+                if value:
+                    if value.lstrip("-").isdigit():
+                        values[pid][int(value)] += 1
+                else:
+                    tags[pid][kind] += 1
     return MatchFacts(
         match_id=match_id,
         game=game.name,
@@ -176,10 +229,20 @@ def match_facts(fold: Fold[Any], match_id: str = "", date: str = "") -> MatchFac
         moves=len(moves),
         events=fold.seq,
         rounds=len(sheet.rounds),
-        turns=tuple(turns(fold)),
+        turn_points=turn_points,
         tags=tags,
         values=values,
+        fingerprint=fingerprint(fold),
     )
+
+
+def fingerprint(fold: Fold[Any]) -> str:
+    """What two copies of one match share: the events' types and data in order (see the module docstring)."""
+    digest = hashlib.sha256()
+    for e in fold.events:
+        digest.update(json.dumps([e.type, e.data], sort_keys=True, separators=(",", ":")).encode())
+        digest.update(b"\n")
+    return digest.hexdigest()
 
 
 # --- across matches -------------------------------------------------------------------------------
@@ -201,6 +264,17 @@ def filter_facts(
         and (not date_from or f.date >= date_from[:10])
         and (not date_to or f.date <= date_to[:10])
     ]
+
+
+def distinct(facts: Iterable[MatchFacts]) -> list[MatchFacts]:
+    """One copy of each match (equal fingerprints): the one with the smallest match id, in the order given."""
+    given = list(facts)
+    keep: dict[str, MatchFacts] = {}
+    for f in given:
+        key = f.fingerprint or f.match_id
+        if key not in keep or f.match_id < keep[key].match_id:
+            keep[key] = f
+    return [f for f in given if keep[f.fingerprint or f.match_id] is f]
 
 
 def player_names(facts: Iterable[MatchFacts]) -> dict[str, str]:
@@ -228,10 +302,9 @@ def points_per_turn(facts: Iterable[MatchFacts], player: str | None = None) -> d
     """player -> the points of each of their turns, over every match."""
     out: dict[str, list[int]] = {}
     for f in facts:
-        for t in f.turns:
-            if player and t.player != player:
-                continue
-            out.setdefault(t.player, []).append(t.points)
+        for pid, points in f.turn_points.items():
+            if points and (not player or pid == player):
+                out.setdefault(pid, []).extend(points)
     return out
 
 
@@ -246,9 +319,39 @@ def _summed(per_match: Iterable[Mapping[str, Counter[K]]], player: str | None) -
     return out
 
 
-def tag_counts(facts: Iterable[MatchFacts], player: str | None = None) -> dict[str, Counter[str]]:
-    """player -> how often each tagged event happened (hexagons, bridges, full stacks, nested hats …)."""
-    return _summed((f.tags for f in facts), player)
+def tag_kind(game: str, tag: str) -> TagKind:
+    descriptor = get_game(game).descriptor
+    if tag in descriptor.bonus_tags:
+        return "bonus"
+    if tag in descriptor.penalty_tags:
+        return "penalty"
+    return "other"
+
+
+@cache  # asked per match and player on every statistics request
+def charted_tags(game: str, kind: TagKind) -> tuple[str, ...]:
+    """The tags of one kind the statistics chart for `game`, in the descriptor's order: its bonus tags, its
+    penalty tags, or its other counted tags (neither bonus nor penalty)."""
+    d = get_game(game).descriptor
+    if kind == "bonus":
+        return d.bonus_tags
+    if kind == "penalty":
+        return d.penalty_tags
+    return tuple(t for t in d.counted_tags if t not in d.bonus_tags and t not in d.penalty_tags)
+
+
+def tag_counts(
+    facts: Iterable[MatchFacts], player: str | None = None, kind: TagKind | None = None
+) -> dict[str, Counter[str]]:
+    """player -> how often each tagged event happened (hexagons, bridges, full stacks, nested hats …); with
+    `kind`, only the tags of that kind in each match's game (bonuses, penalties, other)."""
+    if kind is None:
+        return _summed((f.tags for f in facts), player)
+    return _summed(
+        ({pid: Counter({t: n for t, n in c.items() if t in charted_tags(f.game, kind)}) for pid, c in f.tags.items()}
+         for f in facts),
+        player,
+    )
 
 
 def value_counts(facts: Iterable[MatchFacts], player: str | None = None) -> dict[str, Counter[int]]:
@@ -284,3 +387,40 @@ def first_player_win_rate(facts: Iterable[MatchFacts]) -> dict[str, WinRate]:
         game: WinRate(game, len(rows), sum(1 for won, _ in rows if won), sum(1 / n for _, n in rows) / len(rows))
         for game, rows in acc.items()
     }
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    """A player's finished matches of one game."""
+
+    player: str
+    game: str
+    matches: int  # finished matches played
+    wins: int  # a shared win counts as a win for each of its winners
+    total_score: int
+    best: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.matches if self.matches else 0.0
+
+    @property
+    def average_score(self) -> float:
+        return self.total_score / self.matches if self.matches else 0.0
+
+
+def player_records(facts: Iterable[MatchFacts]) -> dict[str, dict[str, PlayerRecord]]:
+    """game -> player -> their record over the finished matches (in-progress ones are left out)."""
+    acc: dict[tuple[str, str], list[tuple[bool, int]]] = {}
+    for f in facts:
+        if not f.finished:
+            continue
+        for pid in f.player_ids:
+            acc.setdefault((f.game, pid), []).append((pid in f.winners, f.totals.get(pid, 0)))
+    out: dict[str, dict[str, PlayerRecord]] = {}
+    for (game, pid), rows in sorted(acc.items()):
+        scores = [s for _, s in rows]
+        out.setdefault(game, {})[pid] = PlayerRecord(
+            pid, game, len(rows), sum(1 for won, _ in rows if won), sum(scores), max(scores)
+        )
+    return out

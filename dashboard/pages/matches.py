@@ -8,6 +8,7 @@ from typing import Any
 from dash import Dash, Input, Output, State, ctx, dcc, html
 
 from dashboard.model import match_date, players_in
+from dashboard.pages.links import player_href
 from dashboard.theme import seat_colours
 from projections.registry import GAME_NAMES, game_title
 from recorder.facade import Scorebook
@@ -63,8 +64,8 @@ def table(items: list[dict[str, Any]]) -> html.Table:
         href = f"/matches/{m['match_id']}"
         colours = seat_colours([p["id"] for p in m["players"]])
         names = {p["id"]: p["name"] for p in m["players"]}
-        players = [html.Span(p["name"], className="player-chip", style={"borderColor": colours[p["id"]]})
-                   for p in m["players"]]
+        players = [dcc.Link(p["name"], href=player_href(p["id"]), className="player-chip player-link",
+                            style={"borderColor": colours[p["id"]]}) for p in m["players"]]
         status = m["status"].replace("_", " ")
         winners = ", ".join(names.get(w, w) for w in m["winners"]) or ("—" if m["status"] == "finished" else "")
         rows.append(html.Tr(className="match-row", **{"data-game": m["game"]}, children=[

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -11,35 +12,34 @@ from dashboard.charts import (
     bonus_chart,
     first_player_chart,
     match_length_chart,
+    penalty_chart,
     points_per_turn_chart,
     score_trend_chart,
 )
 from dashboard.model import ReplayCache
+from dashboard.pages.links import player_href
 from projections import stats
-from projections.registry import GAME_NAMES, game_title, game_titles
+from projections.registry import GAME_NAMES, game_title, game_titles, get_game
 from recorder.facade import Scorebook
 
-ALL = 100_000
 GRAPH_CONFIG: Any = {"displayModeBar": False}
 
 
 def all_facts(sb: Scorebook, cache: ReplayCache) -> list[stats.MatchFacts]:
-    """Every match's facts, from the read model (recorder/projector.py): no fold on the page's path."""
+    """Every match's facts, from the read model (recorder/projector.py: no fold on the page's path) — the
+    one place the pages read them from (copies of one match included; the pages count them once with
+    `stats.distinct`)."""
     return sb.facts()
 
 
 def layout(sb: Scorebook, cache: ReplayCache, search: str | None = None) -> html.Div:
-    summaries, _ = sb.matches(limit=ALL)
-    games = [g for g in GAME_NAMES if any(s["game"] == g for s in summaries)] or list(GAME_NAMES)
+    facts = all_facts(sb, cache)  # the read model: the filters' choices too, without a pass over the matches
+    games = [g for g in GAME_NAMES if any(f.game == g for f in facts)] or list(GAME_NAMES)
     asked = parse_qs((search or "").lstrip("?")).get("game", [""])[0]
     if asked in GAME_NAMES:
         games.insert(0, asked)
-    names: dict[str, str] = {}
-    dates = []
-    for s in summaries:
-        for p in s["players"]:
-            names.setdefault(p["id"], p["name"])
-        dates.append(s.get("meta", {}).get("date") or s["created_at"][:10])
+    names = stats.player_names(facts)
+    dates = [f.date for f in facts]
     return html.Div(className="page stats", children=[
         html.H1("Statistics"),
         html.Div(className="filters", children=[
@@ -57,59 +57,134 @@ def layout(sb: Scorebook, cache: ReplayCache, search: str | None = None) -> html
         ]),
         html.Div(id="stats-summary", className="muted"),
         html.Div(className="chart-grid", children=[
-            _card("Score trend across matches", "Final score of each finished match, by date", "stats-trend"),
-            _card("Points per turn", "Distribution of what a turn earned (boxes: quartiles, dashed: mean)",
-                  "stats-turns"),
-            _card("Bonus frequency", "How often each bonus happened; High Five: captures and claims by value",
-                  "stats-bonus"),
-            _card("Match length", "Moves per match (notes, rewinds and undone events not counted)", "stats-length"),
-            _card("First-player win rate", "Every game; the selected one highlighted, the line is the fair share",
-                  "stats-first"),
+            _card("Score trend across matches", "stats-trend"),
+            _card("Points per turn", "stats-turns"),
+            _card("Bonus frequency", "stats-bonus"),
+            _card("Penalties and other counted moves", "stats-penalties"),
+            _card("Match length", "stats-length"),
+            _card("First-player win rate", "stats-first"),
+            html.Div(className="chart-card", children=[
+                html.H3("Players: win rate and average score"),
+                html.P(id="stats-players-sub", className="muted small"),
+                html.Div(id="stats-players"),
+            ]),
         ]),
     ])
 
 
-def _card(title: str, subtitle: str, graph_id: str) -> html.Div:
+def _card(title: str, graph_id: str) -> html.Div:
+    """A chart with its title; the subtitle (what it counts, for the selected game) comes with the figure."""
     return html.Div(className="chart-card", children=[
         html.H3(title),
-        html.P(subtitle, className="muted small"),
+        html.P(id=f"{graph_id}-sub", className="muted small"),
         dcc.Graph(id=graph_id, config=GRAPH_CONFIG, className="stats-graph"),
     ])
 
 
+GRAPHS = ("stats-trend", "stats-turns", "stats-bonus", "stats-penalties", "stats-length", "stats-first")
+
+
+def _plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word if n == 1 else many or word + 'es'}"
+
+
+def _labels(game: str, tags: tuple[str, ...]) -> str:
+    return ", ".join(stats.tag_label(game, t) for t in tags)
+
+
+def subtitles(game: str, in_progress: int) -> dict[str, str]:
+    """What each chart counts, naming the selected game only."""
+    title = game_title(game)
+    d = get_game(game).descriptor
+    left_out = f"; {_plural(in_progress, 'match')} in progress left out" if in_progress else ""
+    if d.valued_tags:
+        valued = " and ".join(stats.tag_label(game, t) for t in d.valued_tags)
+        bonus = f"{title}: {valued} per player, by the points each won"
+    else:
+        bonus = f"{title}: bonuses only ({_labels(game, stats.charted_tags(game, 'bonus'))}), per player"
+    penalties, others = stats.charted_tags(game, "penalty"), stats.charted_tags(game, "other")
+    parts = [f"penalties: {_labels(game, penalties)}" if penalties else "no penalty in this game"]
+    if others:
+        parts.append(f"counted apart, neither bonus nor penalty: {_labels(game, others)}")
+    return {
+        "stats-trend": f"{title}: final score of each finished match, by date{left_out}",
+        "stats-turns": f"{title}: what each turn earned, penalties included, in-progress matches too "
+                       "(boxes: quartiles, dashed: mean)",
+        "stats-bonus": bonus + ", in-progress matches included",
+        "stats-penalties": f"{title}: " + "; ".join(parts) + (", per player" if penalties or others else ""),
+        "stats-length": f"{title}: moves per finished match (notes, rewinds and undone events not "
+                        f"counted){left_out}",
+        "stats-first": f"Every game's finished matches, {title} highlighted; the line is the fair share",
+        "stats-players": f"{title}: finished matches per player; a shared win counts as a win for each "
+                         f"winner{left_out}",
+    }
+
+
+def players_table(records: dict[str, stats.PlayerRecord], names: dict[str, str], selected: str | None) -> Any:
+    if not records:
+        return html.P("No finished match in this selection.", className="muted")
+    rows = []
+    for pid, r in sorted(records.items(), key=lambda kv: (-kv[1].win_rate, -kv[1].average_score, kv[0])):
+        rows.append(html.Tr(className="record-row" + (" selected" if pid == selected else ""), children=[
+            html.Td(dcc.Link(names.get(pid, pid), href=player_href(pid), className="player-link")),
+            html.Td(str(r.matches), className="num"),
+            html.Td(str(r.wins), className="num"),
+            html.Td(f"{100 * r.win_rate:.0f}%", className="num"),
+            html.Td(f"{r.average_score:.1f}", className="num"),
+            html.Td(str(r.best), className="num"),
+        ]))
+    head = html.Thead(html.Tr([html.Th(h) for h in ("Player", "Finished", "Wins", "Win rate", "Avg score", "Best")]))
+    return html.Table(className="table players", children=[head, html.Tbody(rows)])
+
+
 def charts(
     facts: list[stats.MatchFacts], game: str, player: str | None, date_from: str | None, date_to: str | None
-) -> tuple[Any, ...]:
-    """The page's figures for a selection (pure: easy to test without a server)."""
-    everyone = stats.filter_facts(facts, None, player, date_from, date_to)
+) -> dict[str, Any]:
+    """The page's figures, table, summary and subtitles for a selection, by element id (pure: easy to test
+    without a server). Two copies of one match count once; in-progress matches stay out of the trend, the
+    lengths and the win rates."""
+    counted = stats.distinct(facts)
+    copies = len(facts) - len(counted)
+    everyone = stats.filter_facts(counted, None, player, date_from, date_to)
     chosen = stats.filter_facts(everyone, game)
+    finished = [f for f in chosen if f.finished]
+    in_progress = len(chosen) - len(finished)
     names = stats.player_names(facts)
-    finished = sum(1 for f in chosen if f.finished)
     who = f" with {names.get(player, player)}" if player else ""
-    summary = (f"{game_title(game)}: {len(chosen)} match{'es' if len(chosen) != 1 else ''}{who}, "
-               f"{finished} finished")
-    return (
-        score_trend_chart(stats.score_trend(chosen, player), names),
-        points_per_turn_chart(stats.points_per_turn(chosen, player), names),
-        bonus_chart(game, stats.tag_counts(chosen, player), stats.value_counts(chosen, player), names, len(chosen)),
-        match_length_chart(stats.match_lengths(chosen)),
-        first_player_chart(stats.first_player_win_rate(everyone), game_titles(), game),
-        summary,
-    )
+    summary = (f"{game_title(game)}: {_plural(len(chosen), 'match')}{who}, {len(finished)} finished, "
+               f"{in_progress} in progress")
+    if copies:
+        summary += f" · {_plural(copies, 'copy', 'copies')} of a match imported twice not counted again"
+    penalties, others = stats.tag_counts(chosen, player, "penalty"), stats.tag_counts(chosen, player, "other")
+    out: dict[str, Any] = {
+        "stats-trend": score_trend_chart(stats.score_trend(finished, player), names),
+        "stats-turns": points_per_turn_chart(stats.points_per_turn(chosen, player), names),
+        "stats-bonus": bonus_chart(game, stats.tag_counts(chosen, player, "bonus"), stats.value_counts(chosen, player),
+                                   names, len(chosen)),
+        "stats-penalties": penalty_chart(game, {pid: penalties.get(pid, Counter()) + others.get(pid, Counter())
+                                                for pid in {*penalties, *others}}, names, len(chosen)),
+        "stats-length": match_length_chart(stats.match_lengths(finished)),
+        "stats-first": first_player_chart(stats.first_player_win_rate(everyone), game_titles(), game),
+        "stats-players": players_table(stats.player_records(chosen).get(game, {}), names, player),
+        "stats-summary": summary,
+    }
+    for graph_id, text in subtitles(game, in_progress).items():
+        out[f"{graph_id}-sub"] = text
+    return out
+
+
+OUTPUTS = (*GRAPHS, "stats-players", "stats-summary", *(f"{g}-sub" for g in (*GRAPHS, "stats-players")))
 
 
 def register(app: Dash, sb: Scorebook, cache: ReplayCache) -> None:
     @app.callback(
-        Output("stats-trend", "figure"),
-        Output("stats-turns", "figure"),
-        Output("stats-bonus", "figure"),
-        Output("stats-length", "figure"),
-        Output("stats-first", "figure"),
-        Output("stats-summary", "children"),
+        *[Output(i, "children" if i in ("stats-players", "stats-summary") or i.endswith("-sub") else "figure")
+          for i in OUTPUTS],
         Input("stats-game", "value"),
         Input("stats-player", "value"),
         Input("stats-dates", "start_date"),
         Input("stats-dates", "end_date"),
     )
     def update(game: str, player: str | None, start: str | None, end: str | None) -> tuple[Any, ...]:
-        return charts(all_facts(sb, cache), game or GAME_NAMES[0], player or None, start, end)
+        out = charts(all_facts(sb, cache), game or GAME_NAMES[0], player or None, start, end)
+        return tuple(out[i] for i in OUTPUTS)
