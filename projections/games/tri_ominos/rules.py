@@ -33,6 +33,7 @@ from projections.games.tri_ominos.grid import (
     edge_neighbours,
     opposite_corner,
 )
+from projections.games.tri_ominos.needs import NeedCounts, after_placement, any_fits
 from projections.games.tri_ominos.tiles import (
     ALL_TILES,
     TRIPLES,
@@ -153,6 +154,8 @@ class State:
     values: Mapping[Point, int] = field(default_factory=dict)  # the number at every covered point
     placed_at: Mapping[str, Cell] = field(default_factory=dict)  # tile -> its cell
     open_cells: frozenset[Cell] = frozenset()  # empty cells sharing an edge with the board
+    # The open cells counted by what they need (needs.py): "can this hand play?" without a scan.
+    needs: NeedCounts = field(default_factory=dict)
     well: int = 0
     turn: int | None = None
     draws: int = 0  # tiles drawn in the current turn
@@ -315,8 +318,13 @@ def others_total(hands: tuple[Hand | None, ...], seat: int) -> int | None:
 def _has_playable(state: State, seat: int) -> tuple[str, Cell] | None:
     """A known tile of the player that fits somewhere, with the cell (the first found)."""
     hand = state.hands[seat]
-    if hand is None or not hand.known:
-        return None
+    if hand is None or not hand.known or not any_fits(state.needs, hand.known):
+        return None  # the common case, from the index; the scan below only names the tile and cell
+    return first_playable(state, hand)
+
+
+def first_playable(state: State, hand: Hand) -> tuple[str, Cell] | None:
+    """The first known tile of `hand` that fits an open cell (cells in order), by a scan of them all."""
     for cell in sorted(state.open_cells):
         pts = corners(cell)
         for tile in hand.known:
@@ -475,6 +483,7 @@ def _round_started(state: State, data: Mapping[str, Any]) -> State:
         values={},
         placed_at={},
         open_cells=frozenset(),
+        needs={},
         well=TILE_COUNT,
         turn=None,
         draws=0,
@@ -576,6 +585,7 @@ def _place(
     placed_at = dict(state.placed_at)
     placed_at[tile] = cell
     opened = {n for n in edge_neighbours(cell) if n not in board}
+    open_cells = (state.open_cells - {cell}) | opened
     hands = list(state.hands)
     hands[seat] = hand
     going_out = hand.size == 0
@@ -591,7 +601,8 @@ def _place(
         board=board,
         values=values,
         placed_at=placed_at,
-        open_cells=(state.open_cells - {cell}) | opened,
+        open_cells=open_cells,
+        needs=after_placement(state.needs, cell, state.values, values, state.open_cells, open_cells),
         totals=totals,
         round_points=round_points,
         turn=(seat + 1) % len(state.players),
