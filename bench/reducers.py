@@ -148,8 +148,8 @@ def main() -> bool:
                     seconds, totals = _fold_all(logs[game])
                     times[game]["fold"].append(seconds)
                     if baseline is not None:
-                        before, before_totals = baseline.fold(game)
-                        times[game]["before"].append(before)
+                        before_seconds, before_totals = baseline.fold(game)
+                        times[game]["before"].append(before_seconds)
                         if before_totals != totals:
                             print(f"{game}: the baseline scores the logs differently: {before_totals} != {totals}")
                             ok = False
