@@ -26,7 +26,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -36,29 +35,41 @@ ROUNDS = int(os.environ.get("SCOREBOOK_BENCH_ROUNDS", "7"))
 SEEDS = (1, 2)
 GOALS = {"tri-ominos": 50_000, "high-five": 200_000, "hi-spot": 200_000, "hats-off": 200_000}
 BASELINE_ENV = "SCOREBOOK_BENCH_BASELINE"
+PLAYERS = [{"id": f"p{i}", "name": f"Player {i}"} for i in range(1, 7)]
+HERE = Path(__file__).resolve().parent.parent
 
-# Run by the worker process with the baseline's `projections` first on its path: one line per request
-# (a game's name), one answer per line (seconds to fold that game's logs, and the final totals).
+# Run in a worker process with the code to measure first on its path (this tree's, or the baseline's),
+# so both are measured alike: the same logs read from one file, the same imports, the objects of the
+# setup frozen out of the garbage collector's way. One line per request (a game's name), one answer
+# per line: seconds for the floor and for the fold of that game's logs, and the final totals.
 WORKER = """
-import json, sys, time
+import gc, json, sys, time
 import projections
+from projections.events import Event
 from projections.timeline import fold_dicts
 print(json.dumps(projections.__file__), flush=True)
 logs = json.load(open(sys.argv[1]))
+gc.collect()
+gc.freeze()
 for line in sys.stdin:
     game = line.strip()
-    t = time.perf_counter()
+    t = time.process_time()
+    for log in logs[game]:
+        [Event(i, e["type"], dict(e["data"])) for i, e in enumerate(log, start=1)]
+    floor = time.process_time() - t
+    t = time.process_time()
     folds = [fold_dicts(log) for log in logs[game]]
-    seconds = time.perf_counter() - t
+    seconds = time.process_time() - t
     totals = [f.game.scores(f.state).totals for f in folds]
-    print(json.dumps([seconds, totals]), flush=True)
+    del folds
+    gc.collect()
+    print(json.dumps([floor, seconds, totals]), flush=True)
 """
 
 
 def match_logs(game_name: str) -> list[list[dict[str, Any]]]:
     """The seeded matches of one game: every seed with two, three and four players (where allowed)."""
     from projections.registry import get_game
-    from recorder.demo import PLAYERS
 
     game = get_game(game_name)
     d = game.descriptor
@@ -70,26 +81,8 @@ def match_logs(game_name: str) -> list[list[dict[str, Any]]]:
     ]
 
 
-def _fold_all(logs: list[list[dict[str, Any]]]) -> tuple[float, list[dict[str, int]]]:
-    from projections.timeline import fold_dicts
-
-    t = time.perf_counter()
-    folds = [fold_dicts(log) for log in logs]
-    seconds = time.perf_counter() - t
-    return seconds, [f.game.scores(f.state).totals for f in folds]
-
-
-def _floor(logs: list[list[dict[str, Any]]]) -> float:
-    from projections.events import Event
-
-    t = time.perf_counter()
-    for log in logs:
-        [Event(i, line["type"], dict(line["data"])) for i, line in enumerate(log, start=1)]
-    return time.perf_counter() - t
-
-
-class _Baseline:
-    """The worker process folding with the code in `root`."""
+class _Worker:
+    """A process folding with the `projections` package found in `root`."""
 
     def __init__(self, root: Path, logs_file: Path) -> None:
         env = {**os.environ, "PYTHONPATH": str(root)}
@@ -107,15 +100,15 @@ class _Baseline:
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
         if not line:
-            raise RuntimeError(f"the baseline worker stopped (exit code {self.proc.wait()})")
+            raise RuntimeError(f"the worker stopped (exit code {self.proc.wait()})")
         return line
 
-    def fold(self, game: str) -> tuple[float, list[dict[str, int]]]:
+    def fold(self, game: str) -> tuple[float, float, list[dict[str, int]]]:
         assert self.proc.stdin is not None
         self.proc.stdin.write(game + "\n")
         self.proc.stdin.flush()
-        seconds, totals = json.loads(self._line())
-        return seconds, totals
+        floor, seconds, totals = json.loads(self._line())
+        return floor, seconds, totals
 
     def close(self) -> None:
         assert self.proc.stdin is not None
@@ -134,28 +127,30 @@ def main() -> bool:
     times: dict[str, dict[str, list[float]]] = {g: {"fold": [], "floor": [], "before": []} for g in GOALS}
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
-        baseline = None
+        logs_file = Path(tmp) / "logs.json"
+        logs_file.write_text(json.dumps(logs), encoding="utf-8")
+        workers = {"fold": _Worker(HERE, logs_file)}
         if root:
-            logs_file = Path(tmp) / "logs.json"
-            logs_file.write_text(json.dumps(logs), encoding="utf-8")
-            baseline = _Baseline(Path(root).resolve(), logs_file)
-            print(f"before: {baseline.where}")
+            workers["before"] = _Worker(Path(root).resolve(), logs_file)
+        for name, worker in workers.items():
+            print(f"{name}: {worker.where}")
         try:
             for r in range(ROUNDS):
                 games = list(GOALS)[r % len(GOALS) :] + list(GOALS)[: r % len(GOALS)]  # vary the order
                 for game in games:
-                    times[game]["floor"].append(_floor(logs[game]))
-                    seconds, totals = _fold_all(logs[game])
+                    results = {name: worker.fold(game) for name, worker in workers.items()}
+                    floor, seconds, totals = results["fold"]
+                    times[game]["floor"].append(floor)
                     times[game]["fold"].append(seconds)
-                    if baseline is not None:
-                        before_seconds, before_totals = baseline.fold(game)
+                    if "before" in results:
+                        _, before_seconds, before_totals = results["before"]
                         times[game]["before"].append(before_seconds)
                         if before_totals != totals:
                             print(f"{game}: the baseline scores the logs differently: {before_totals} != {totals}")
                             ok = False
         finally:
-            if baseline is not None:
-                baseline.close()
+            for worker in workers.values():
+                worker.close()
     print(f"\nValidating folds, full knowledge, events/s (median of {ROUNDS} interleaved rounds)")
     head = ("game", "events", "fold", "floor", "floor/fold", "before", "fold/before", "goal", "")
     print("  ".join(f"{h:>11}" for h in head))

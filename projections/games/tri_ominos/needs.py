@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
-from projections.games.tri_ominos.grid import Cell, Point, corners, touching_cells
-from projections.games.tri_ominos.tiles import numbers
+from projections.games.tri_ominos.grid import Cell, Point, cells_around, corners, edge_neighbours
+from projections.games.tri_ominos.tiles import ALL_TILES, numbers
 
 Need = tuple[int, ...]
 NeedCounts = Mapping[Need, int]
@@ -58,9 +58,13 @@ def offers(tile: str) -> tuple[Need, ...]:
     return tuple(found)
 
 
+_OFFERED = {tile: frozenset(offers(tile)) for tile in ALL_TILES}
+
+
 def any_fits(counts: NeedCounts, tiles: Iterable[str]) -> bool:
     """Whether one of `tiles` fits some open cell."""
-    return any(need in counts for tile in tiles for need in offers(tile))
+    needed = counts.keys()
+    return any(not needed.isdisjoint(_OFFERED[tile]) for tile in tiles)
 
 
 def count_needs(values: Mapping[Point, int], open_cells: Iterable[Cell]) -> dict[Need, int]:
@@ -80,18 +84,25 @@ def after_placement(
     old_open: frozenset[Cell],
     new_open: frozenset[Cell],
 ) -> dict[Need, int]:
-    """The counts once a tile is on `cell`: only the cells sharing a corner with it can change
-    (their covered corners, or whether they are open)."""
+    """The counts once a tile is on `cell`. Only two kinds of cells can change: `cell` and its edge
+    neighbours (whether they are open), and the cells around a corner whose number is new (their need)."""
     out = dict(counts)
-    for c in (cell, *touching_cells(cell)):
-        if c in old_open:
-            need = cell_need(old_values, c)
-            left = out[need] - 1
+    changed = {cell, *edge_neighbours(cell)}
+    for point in corners(cell):
+        if old_values.get(point) != new_values.get(point):
+            changed.update(cells_around(point))
+    for c in changed:
+        was, now = c in old_open, c in new_open
+        before = cell_need(old_values, c) if was else None
+        after = cell_need(new_values, c) if now else None
+        if before == after:
+            continue
+        if before is not None:
+            left = out[before] - 1
             if left:
-                out[need] = left
+                out[before] = left
             else:
-                del out[need]
-        if c in new_open:
-            need = cell_need(new_values, c)
-            out[need] = out.get(need, 0) + 1
+                del out[before]
+        if after is not None:
+            out[after] = out.get(after, 0) + 1
     return out
