@@ -33,7 +33,7 @@ from projections.games.tri_ominos.grid import (
     edge_neighbours,
     opposite_corner,
 )
-from projections.games.tri_ominos.needs import NeedCounts, after_placement, any_fits
+from projections.games.tri_ominos.needs import Need, any_fits, open_needs
 from projections.games.tri_ominos.tiles import (
     ALL_TILES,
     TRIPLES,
@@ -154,8 +154,9 @@ class State:
     values: Mapping[Point, int] = field(default_factory=dict)  # the number at every covered point
     placed_at: Mapping[str, Cell] = field(default_factory=dict)  # tile -> its cell
     open_cells: frozenset[Cell] = frozenset()  # empty cells sharing an edge with the board
-    # The open cells counted by what they need (needs.py): "can this hand play?" without a scan.
-    needs: NeedCounts = field(default_factory=dict)
+    # What the open cells need (needs.py), kept from the first draw or pass on this board until the
+    # next placement (None until then): "can this hand play?" without a scan. Derived: not compared.
+    needs: frozenset[Need] | None = field(default=None, compare=False, repr=False)
     well: int = 0
     turn: int | None = None
     draws: int = 0  # tiles drawn in the current turn
@@ -342,11 +343,16 @@ def others_total(hands: tuple[Hand | None, ...], seat: int) -> int | None:
     return total
 
 
+def board_needs(state: State) -> frozenset[Need]:
+    """What the open cells need: kept in the state since the last draw or pass, or worked out now."""
+    return state.needs if state.needs is not None else open_needs(state.values, state.open_cells)
+
+
 def _has_playable(state: State, seat: int) -> tuple[str, Cell] | None:
     """A known tile of the player that fits somewhere, with the cell (the first found)."""
     hand = state.hands[seat]
-    if hand is None or not hand.known or not any_fits(state.needs, hand.known):
-        return None  # the common case, from the index; the scan below only names the tile and cell
+    if hand is None or not hand.known or not any_fits(board_needs(state), hand.known):
+        return None  # the common case, from the needs; the scan below only names the tile and cell
     return first_playable(state, hand)
 
 
@@ -510,7 +516,7 @@ def _round_started(state: State, data: Mapping[str, Any]) -> State:
         values={},
         placed_at={},
         open_cells=frozenset(),
-        needs={},
+        needs=None,
         well=TILE_COUNT,
         turn=None,
         draws=0,
@@ -629,7 +635,7 @@ def _place(
         values=values,
         placed_at=placed_at,
         open_cells=open_cells,
-        needs=after_placement(state.needs, cell, state.values, values, state.open_cells, open_cells),
+        needs=None,  # worked out again on the first draw or pass on the new board
         totals=totals,
         round_points=round_points,
         turn=(seat + 1) % len(state.players),
@@ -649,14 +655,21 @@ def _check_turn(state: State, seat: int) -> None:
         raise IllegalEvent(f"it is {_name(state, state.turn)}'s turn, not {_name(state, seat)}'s")
 
 
-def _check_cannot_play(state: State, seat: int, doing: str) -> None:
-    """A player who holds a tile that fits must place it: no draw, no pass."""
-    playable = _has_playable(state, seat)
-    if playable is not None:
-        raise IllegalEvent(
-            f"{_name(state, seat)} holds {playable[0]}, which fits at {fmt_cell(playable[1])}: "
-            f"a player who can play may not {doing}"
-        )
+def _check_cannot_play(state: State, seat: int, doing: str) -> frozenset[Need] | None:
+    """A player who holds a tile that fits must place it: no draw, no pass (as `_has_playable` says).
+    Returns the board's needs for the next state to keep (not worked out when no tile is known)."""
+    hand = state.hands[seat]
+    if hand is None or not hand.known:
+        return state.needs
+    needs = board_needs(state)
+    if any_fits(needs, hand.known):
+        playable = first_playable(state, hand)
+        if playable is not None:
+            raise IllegalEvent(
+                f"{_name(state, seat)} holds {playable[0]}, which fits at {fmt_cell(playable[1])}: "
+                f"a player who can play may not {doing}"
+            )
+    return needs
 
 
 def _tile_drawn(state: State, data: Mapping[str, Any]) -> State:
@@ -673,7 +686,7 @@ def _tile_drawn(state: State, data: Mapping[str, Any]) -> State:
         raise IllegalEvent(f"{who} has made all {limit} draws this turn: place a tile or pass")
     if state.well == 0:
         raise IllegalEvent(f"the well is empty: {who} cannot draw; place a tile or pass")
-    _check_cannot_play(state, seat, "draw")
+    needs = _check_cannot_play(state, seat, "draw")
     hand = state.hands[seat]
     assert hand is not None
     if tile is not None:
@@ -693,6 +706,7 @@ def _tile_drawn(state: State, data: Mapping[str, Any]) -> State:
         draws=state.draws + 1,
         totals=totals,
         round_points=round_points,
+        needs=needs,
         last=Scored(seat, (("draw", -DRAW_PENALTY),), ("draw",)),
     )
 
@@ -702,6 +716,7 @@ def _turn_passed(state: State, data: Mapping[str, Any]) -> State:
     _check_phase(state, Phase.PLAYING, what)
     seat = player_seat(state.players, data, what)
     _check_turn(state, seat)
+    needs = _check_cannot_play(state, seat, "pass")
     penalty_item = _pass_penalty(state, seat)
     totals, round_points = _add(state, {seat: penalty_item[1]})
     # Only passes made with the well empty count towards a blocked round; any other pass
@@ -714,6 +729,7 @@ def _turn_passed(state: State, data: Mapping[str, Any]) -> State:
         turn=(seat + 1) % len(state.players),
         draws=0,
         passes=passes,
+        needs=needs,
         last=Scored(seat, (penalty_item,), ("pass",)),
     )
     if passes >= len(state.players):
@@ -722,10 +738,9 @@ def _turn_passed(state: State, data: Mapping[str, Any]) -> State:
 
 
 def _pass_penalty(state: State, seat: int) -> tuple[str, int]:
-    """The penalty a pass costs now, or a refusal when the player may not pass."""
+    """The penalty a pass costs now (the player cannot play), or a refusal while draws are left."""
     who = _name(state, seat)
     opts = state.options
-    _check_cannot_play(state, seat, "pass")
     if state.draws >= opts["draw_limit"]:
         return (f"no play after {state.draws} draws", -opts["failed_draw_penalty"])
     if state.well == 0:
