@@ -98,7 +98,7 @@ class Phase(StrEnum):
     FINISHED = "finished"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Hand:
     known: tuple[str, ...] = ()
     hidden: int = 0
@@ -110,11 +110,11 @@ class Hand:
     def without(self, tile: str) -> Hand:
         """The hand after `tile` leaves it (a known tile, or else one of the hidden slots)."""
         if tile in self.known:
-            return Hand(tuple(t for t in self.known if t != tile), self.hidden)
+            return Hand(tuple([t for t in self.known if t != tile]), self.hidden)
         return Hand(self.known, self.hidden - 1)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Placed:
     tile: str
     corners: Corners
@@ -124,7 +124,7 @@ class Placed:
     points: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Scored:
     """What the last event did, for `describe`: who, the point items, tags."""
 
@@ -133,7 +133,7 @@ class Scored:
     tags: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RoundEnd:
     kind: str  # "going_out" or "blocked"
     seat: int | None  # who went out / won the blocked round (None: nobody, or not yet known)
@@ -610,27 +610,26 @@ def _place(
     bridge: bool,
 ) -> State:
     """The state after a checked placement: board, hand, points, next turn, maybe the round's end."""
-    points = sum(p for _, p in items)
+    points = sum([p for _, p in items])
     board = dict(state.board)
     board[cell] = Placed(tile, numbers, seat, len(board) + 1, bridge, points)
     values = dict(state.values)
-    values.update(zip(corners(cell), numbers, strict=True))
+    p0, p1, p2 = corners(cell)
+    values[p0], values[p1], values[p2] = numbers
     placed_at = dict(state.placed_at)
     placed_at[tile] = cell
-    opened = {n for n in edge_neighbours(cell) if n not in board}
-    open_cells = (state.open_cells - {cell}) | opened
-    hands = list(state.hands)
-    hands[seat] = hand
+    opened = [n for n in edge_neighbours(cell) if n not in board]
+    open_cells = state.open_cells.difference((cell,)).union(opened)
     going_out = hand.size == 0
     if going_out:
         items = [*items, ("going out", state.options["going_out_bonus"])]
         tags = [*tags, "going_out"]
-    gained = sum(p for _, p in items)
-    totals, round_points = _add(state, {seat: gained})
+        points = sum([p for _, p in items])
+    totals, round_points = _add_one(state, seat, points)
     state = evolve(
         state,
         phase=Phase.PLAYING,
-        hands=tuple(hands),
+        hands=state.hands[:seat] + (hand,) + state.hands[seat + 1 :],
         board=board,
         values=values,
         placed_at=placed_at,
@@ -696,12 +695,10 @@ def _tile_drawn(state: State, data: Mapping[str, Any]) -> State:
         hand = Hand(hand.known + (tile,), hand.hidden)
     else:
         hand = Hand(hand.known, hand.hidden + 1)
-    hands = list(state.hands)
-    hands[seat] = hand
-    totals, round_points = _add(state, {seat: -DRAW_PENALTY})
+    totals, round_points = _add_one(state, seat, -DRAW_PENALTY)
     return evolve(
         state,
-        hands=tuple(hands),
+        hands=state.hands[:seat] + (hand,) + state.hands[seat + 1 :],
         well=state.well - 1,
         draws=state.draws + 1,
         totals=totals,
@@ -718,7 +715,7 @@ def _turn_passed(state: State, data: Mapping[str, Any]) -> State:
     _check_turn(state, seat)
     needs = _check_cannot_play(state, seat, "pass")
     penalty_item = _pass_penalty(state, seat)
-    totals, round_points = _add(state, {seat: penalty_item[1]})
+    totals, round_points = _add_one(state, seat, penalty_item[1])
     # Only passes made with the well empty count towards a blocked round; any other pass
     # (after failed draws with tiles left in the well) starts the count again.
     passes = state.passes + 1 if state.well == 0 else 0
@@ -792,6 +789,15 @@ def _hands_revealed(state: State, data: Mapping[str, Any]) -> State:
 
 
 # ---- points and the end of a round -----------------------------------------------------------------
+
+
+def _add_one(state: State, seat: int, points: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """`_add` for one player (every turn's event)."""
+    totals = list(state.totals)
+    totals[seat] += points
+    running = list(state.round_points[-1])
+    running[seat] += points
+    return tuple(totals), state.round_points[:-1] + (tuple(running),)
 
 
 def _add(state: State, gains: Mapping[int, int]) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
