@@ -30,6 +30,7 @@ def test_a_tile_meets_a_cells_need_exactly_when_one_of_its_rotations_fits(cell: 
             scan = any(fits(values, points, rot) for rot in rotations(tile))
             assert (need in offers(tile)) == scan, (cell, readings, tile)
             assert any_fits(open_needs(values, [cell]), [tile]) == scan
+        assert open_needs(values, [cell]) == {need}
 
 
 def _check_needs(state: State) -> None:

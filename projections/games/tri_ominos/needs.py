@@ -47,8 +47,23 @@ def cell_need(values: Mapping[Point, int], cell: Cell) -> Need:
 
 
 def open_needs(values: Mapping[Point, int], open_cells: Iterable[Cell]) -> frozenset[Need]:
-    """The needs of the open cells."""
-    return frozenset([cell_need(values, cell) for cell in open_cells])
+    """The needs of the open cells: `cell_need` of each, spelled out here (a third of the time)."""
+    get = values.get
+    found: set[Need] = set()
+    for cell in open_cells:
+        p0, p1, p2 = corners(cell)
+        v0, v1, v2 = get(p0), get(p1), get(p2)
+        if v0 is not None and v1 is not None and v2 is not None:
+            found.add(min((v0, v1, v2), (v1, v2, v0), (v2, v0, v1)))
+        elif v0 is None and v1 is not None and v2 is not None:
+            found.add((v1, v2))
+        elif v1 is None and v2 is not None and v0 is not None:
+            found.add((v2, v0))
+        elif v2 is None and v0 is not None and v1 is not None:
+            found.add((v0, v1))
+        else:
+            found.add(cell_need(values, cell))  # one covered corner or none: not an open cell's case
+    return frozenset(found)
 
 
 @lru_cache(maxsize=64)

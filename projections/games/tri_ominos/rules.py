@@ -298,8 +298,10 @@ def _spans_gap(board: Mapping[Cell, Placed], cell: Cell, touching: list[Cell]) -
     """`is_bridge` given the occupied edge-neighbours of `cell`."""
     if len(touching) != 1:
         return False
-    far = opposite_corner(cell, touching[0])
-    return any(c in board for c in cells_around(far) if c != cell)
+    for c in cells_around(opposite_corner(cell, touching[0])):
+        if c != cell and c in board:
+            return True
+    return False
 
 
 def placement_bonuses(state: State, cell: Cell) -> tuple[list[tuple[str, int]], list[str], bool]:
