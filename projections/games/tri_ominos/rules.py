@@ -176,7 +176,9 @@ def evolve(state: State, **changes: Any) -> State:
     `__init__` field by field (a sixth of a fold's time on the events of every turn)."""
     assert _STATE_FIELDS.issuperset(changes), sorted(set(changes) - _STATE_FIELDS)
     new = object.__new__(State)
-    new.__dict__.update(state.__dict__, **changes)
+    fields_of_new = new.__dict__
+    fields_of_new.update(state.__dict__)
+    fields_of_new.update(changes)
     return new
 
 

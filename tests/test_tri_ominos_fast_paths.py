@@ -1,9 +1,11 @@
-"""What the open cells need (`needs.py`) against the brute-force scan it replaces on every draw and pass."""
+"""The Tri-Ominos fold's fast paths against what they replace: what the open cells need (`needs.py`)
+against the scan of every open cell × tile × rotation, `evolve` against `dataclasses.replace`."""
 
 from __future__ import annotations
 
 import itertools
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -13,7 +15,15 @@ from projections.games.tri_ominos import GAME
 from projections.games.tri_ominos.grid import corners
 from projections.games.tri_ominos.needs import any_fits, cell_need, offers, open_needs
 from projections.games.tri_ominos.player import random_match
-from projections.games.tri_ominos.rules import State, _has_playable, board_needs, first_playable, fits
+from projections.games.tri_ominos.rules import (
+    Phase,
+    State,
+    _has_playable,
+    board_needs,
+    evolve,
+    first_playable,
+    fits,
+)
 from projections.games.tri_ominos.tiles import ALL_TILES, rotations
 from projections.timeline import Fold, fold_dicts
 
@@ -90,3 +100,16 @@ def test_old_states_keep_their_needs_when_a_fold_is_extended_two_ways() -> None:
             assert branch.state.needs == snapshot[seq]
     assert [whole.state_at(s).needs for s in range(1, whole.seq + 1)] == snapshot
     assert GAME.scores(whole.state).finished
+
+
+def test_evolve_makes_the_state_replace_makes_and_leaves_the_old_one_as_it_was() -> None:
+    log = random_match(random.Random(6), PLAYERS[:2], {"target_score": 100})
+    state = fold_dicts(log[:40]).state
+    before = repr(state), state.needs
+    changes = {"draws": state.draws + 1, "turn": 1, "phase": Phase.REVEALING, "board": {}, "needs": frozenset()}
+    new = evolve(state, **changes)
+    assert new == replace(state, **changes) and new is not state
+    assert all(getattr(new, name) is value for name, value in changes.items())
+    assert (repr(state), state.needs) == before
+    with pytest.raises(AssertionError, match="draw"):
+        evolve(state, draw=1)  # a misspelled field is refused, as replace refuses it
