@@ -20,6 +20,7 @@ from projections.games.tri_ominos.rules import (
     State,
     _has_playable,
     board_needs,
+    corner_mismatch,
     evolve,
     first_playable,
     fits,
@@ -37,6 +38,8 @@ def test_a_tile_meets_a_cells_need_exactly_when_one_of_its_rotations_fits(cell: 
         values = {p: v for p, v in zip(points, readings, strict=True) if v is not None}
         need = cell_need(values, cell)
         for tile in ALL_TILES:
+            for rot in rotations(tile):
+                assert fits(values, points, rot) == (corner_mismatch(values, points, rot) is None)
             scan = any(fits(values, points, rot) for rot in rotations(tile))
             assert (need in offers(tile)) == scan, (cell, readings, tile)
             assert any_fits(open_needs(values, [cell]), [tile]) == scan

@@ -268,11 +268,13 @@ def fit_problem(state: State, cell: Cell, corner_numbers: Corners) -> str | None
         return f"cell {fmt_cell(cell)} already holds {taken.tile}"
     if cell not in state.open_cells:
         return f"cell {fmt_cell(cell)} shares no edge with a placed tile"
-    mismatch = corner_mismatch(state.values, corners(cell), corner_numbers)
-    if mismatch is not None:
-        point, there, number = mismatch
-        return f"corner {_fmt_point(point)} is {there} on the board, {number} on the tile"
-    return None
+    points = corners(cell)
+    if fits(state.values, points, corner_numbers):
+        return None
+    mismatch = corner_mismatch(state.values, points, corner_numbers)
+    assert mismatch is not None  # `fits` is `corner_mismatch(...) is None`
+    point, there, number = mismatch
+    return f"corner {_fmt_point(point)} is {there} on the board, {number} on the tile"
 
 
 def corner_mismatch(
@@ -287,7 +289,16 @@ def corner_mismatch(
 
 
 def fits(values: Mapping[Point, int], points: tuple[Point, Point, Point], numbers: Corners) -> bool:
-    return corner_mismatch(values, points, numbers) is None
+    """`corner_mismatch(...) is None`, spelled out: the legal moves and the refusals' scan call it a lot."""
+    get = values.get
+    there = get(points[0])
+    if there is not None and there != numbers[0]:
+        return False
+    there = get(points[1])
+    if there is not None and there != numbers[1]:
+        return False
+    there = get(points[2])
+    return there is None or there == numbers[2]
 
 
 def is_bridge(board: Mapping[Cell, Placed], cell: Cell) -> bool:
