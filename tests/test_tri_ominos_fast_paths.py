@@ -13,7 +13,7 @@ from projections.errors import IllegalEvent
 from projections.events import Event
 from projections.games.tri_ominos import GAME
 from projections.games.tri_ominos.grid import corners
-from projections.games.tri_ominos.needs import any_fits, cell_need, offers, open_needs
+from projections.games.tri_ominos.needs import any_fits, bit, cell_need, offers, open_needs
 from projections.games.tri_ominos.player import random_match
 from projections.games.tri_ominos.rules import (
     Phase,
@@ -43,13 +43,17 @@ def test_a_tile_meets_a_cells_need_exactly_when_one_of_its_rotations_fits(cell: 
             scan = any(fits(values, points, rot) for rot in rotations(tile))
             assert (need in offers(tile)) == scan, (cell, readings, tile)
             assert any_fits(open_needs(values, [cell]), [tile]) == scan
-        assert open_needs(values, [cell]) == {need}
+        assert open_needs(values, [cell]) == bit(need)
 
 
 def _check_needs(state: State) -> None:
     """The needs a state keeps are its board's, and every hand's answer is the scan's."""
+    needs = 0
+    for cell in state.open_cells:
+        needs |= bit(cell_need(state.values, cell))
+    assert open_needs(state.values, state.open_cells) == needs
     if state.needs is not None:
-        assert state.needs == open_needs(state.values, state.open_cells)
+        assert state.needs == needs
     for seat, hand in enumerate(state.hands):
         if hand is None:
             continue

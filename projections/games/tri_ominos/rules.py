@@ -33,7 +33,7 @@ from projections.games.tri_ominos.grid import (
     edge_neighbours,
     opposite_corner,
 )
-from projections.games.tri_ominos.needs import Need, any_fits, open_needs
+from projections.games.tri_ominos.needs import Needs, any_fits, open_needs
 from projections.games.tri_ominos.tiles import (
     ALL_TILES,
     TRIPLES,
@@ -156,7 +156,7 @@ class State:
     open_cells: frozenset[Cell] = frozenset()  # empty cells sharing an edge with the board
     # What the open cells need (needs.py), kept from the first draw or pass on this board until the
     # next placement (None until then): "can this hand play?" without a scan. Derived: not compared.
-    needs: frozenset[Need] | None = field(default=None, compare=False, repr=False)
+    needs: Needs | None = field(default=None, compare=False, repr=False)
     well: int = 0
     turn: int | None = None
     draws: int = 0  # tiles drawn in the current turn
@@ -358,7 +358,7 @@ def others_total(hands: tuple[Hand | None, ...], seat: int) -> int | None:
     return total
 
 
-def board_needs(state: State) -> frozenset[Need]:
+def board_needs(state: State) -> Needs:
     """What the open cells need: kept in the state since the last draw or pass, or worked out now."""
     return state.needs if state.needs is not None else open_needs(state.values, state.open_cells)
 
@@ -669,7 +669,7 @@ def _check_turn(state: State, seat: int) -> None:
         raise IllegalEvent(f"it is {_name(state, state.turn)}'s turn, not {_name(state, seat)}'s")
 
 
-def _check_cannot_play(state: State, seat: int, doing: str) -> frozenset[Need] | None:
+def _check_cannot_play(state: State, seat: int, doing: str) -> Needs | None:
     """A player who holds a tile that fits must place it: no draw, no pass (as `_has_playable` says).
     Returns the board's needs for the next state to keep (not worked out when no tile is known)."""
     hand = state.hands[seat]
