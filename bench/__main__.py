@@ -1,12 +1,19 @@
 """`make bench`: every benchmark, each reported as ratios against a baseline measured in the same run.
 
-`python -m bench startup` (or `replay`, `append`, `pad`) runs only the ones named."""
+`python -m bench startup` (or `replay`, `append`, `pad`, `reducers`, `readside`) runs only the ones named."""
 
 import sys
 
-from bench import append, pad, readside, replay, startup
+from bench import append, pad, readside, reducers, replay, startup
 
-BENCHMARKS = {"replay": replay.main, "append": append.main, "pad": pad.main, "startup": startup.main, "readside": readside.main}
+BENCHMARKS = {
+    "replay": replay.main,
+    "append": append.main,
+    "pad": pad.main,
+    "startup": startup.main,
+    "reducers": reducers.main,
+    "readside": readside.main,
+}
 
 chosen = sys.argv[1:] or list(BENCHMARKS)
 unknown = [name for name in chosen if name not in BENCHMARKS]

@@ -70,6 +70,7 @@ def point_neighbours(cell: Cell) -> frozenset[Cell]:
     return touching_cells(cell) - set(edge_neighbours(cell))
 
 
+@lru_cache(maxsize=8192)
 def opposite_corner(cell: Cell, neighbour: Cell) -> Point:
     """The corner of `cell` not on the edge it shares with the edge-neighbour `neighbour`."""
     shared = set(corners(neighbour))
