@@ -1,7 +1,7 @@
 """Hi-Spot / Stack-Ominos (RULES.md §3): the rules. Legal moves are in `moves.py`, event
 descriptions and the state JSON in `view.py`; the package's `__init__` assembles `GAME`.
 
-Each event is checked against the state, then a new state is built with `dataclasses.replace`; the
+Each event is checked against the state, then a new state is built with `evolve` (a cheap `replace`); the
 tray, racks and turn are tuples and frozensets, so the state passed in is never changed and every
 intermediate state the fold keeps stays valid. The guards every game shares (an unknown type, data
 that is not an object, a finished match) are `Game.apply`'s: the handlers here may assume them.
@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from projections.errors import IllegalEvent
 from projections.games.hi_spot.tiles import (
@@ -41,6 +41,7 @@ from projections.options import (
     positive_int,
     require,
 )
+from projections.persistent import evolve
 from projections.protocol import Handler, ScoreSheet
 
 NAME = "hi-spot"
@@ -66,8 +67,8 @@ class Phase(StrEnum):
     FINISHED = "finished"
 
 
-@dataclass(frozen=True)
-class Stack:
+# Stacks, racks and placements are named tuples: several are built per event, and a tuple is built in C.
+class Stack(NamedTuple):
     uid: int  # identity within the match: a stack cleared by a 9 and a later one in that section differ
     mask: int  # the positions its dots cover
     layers: tuple[tuple[str, int], ...]  # (tile, covered positions) bottom to top
@@ -82,8 +83,7 @@ class Stack:
         return self.mask == FULL
 
 
-@dataclass(frozen=True)
-class Rack:
+class Rack(NamedTuple):
     known: tuple[str, ...] = ()
     hidden: int = 0  # tiles drawn unseen by the recorder
 
@@ -92,8 +92,7 @@ class Rack:
         return len(self.known) + self.hidden
 
 
-@dataclass(frozen=True)
-class Placement:
+class Placement(NamedTuple):
     seat: int
     tile: str
     section: int  # 1–9
@@ -297,7 +296,7 @@ def _round_started(state: State, data: Mapping[str, Any]) -> State:
     if state.phase is not Phase.BETWEEN_ROUNDS:
         raise IllegalEvent(f"round_started: {_phase_words(state)}")
     n = len(state.players)
-    return replace(
+    return evolve(
         state,
         rounds=state.rounds + ((0,) * n,),
         round_no=state.round_no + 1,
@@ -355,7 +354,7 @@ def _first_player_drawn(state: State, data: Mapping[str, Any]) -> State:
     best = max(state.tiles.dots(t) for t in tiles)
     tied = tuple(s for s in sorted(drawn) if state.tiles.dots(drawn[s]) == best)
     if len(tied) > 1:
-        return replace(
+        return evolve(
             state,
             aside=aside + tuple(tiles),
             located=located | set(tiles),
@@ -364,7 +363,7 @@ def _first_player_drawn(state: State, data: Mapping[str, Any]) -> State:
             draws=state.draws + (record,),
         )
     # The first player is known: every drawn tile goes back before the racks are drawn.
-    return replace(
+    return evolve(
         state,
         aside=(),
         located=located - set(aside),
@@ -411,7 +410,7 @@ def _tiles_drawn(state: State, data: Mapping[str, Any]) -> State:
     rack = state.racks[seat]
     known = [t for t in tiles if t is not None]
     new_rack = Rack(rack.known + tuple(known), rack.hidden + len(tiles) - len(known))
-    new = replace(
+    new = evolve(
         state,
         racks=_set(state.racks, seat, new_rack),
         located=state.located | set(known),
@@ -420,11 +419,11 @@ def _tiles_drawn(state: State, data: Mapping[str, Any]) -> State:
     if state.phase is Phase.RACKS:
         drawn = state.racks_drawn | {seat}
         if len(drawn) == len(state.players):
-            return replace(new, racks_drawn=drawn, phase=Phase.PLAY, current=state.first)
-        return replace(new, racks_drawn=drawn)
+            return evolve(new, racks_drawn=drawn, phase=Phase.PLAY, current=state.first)
+        return evolve(new, racks_drawn=drawn)
     assert state.turn is not None
     # A draw into an emptied rack is the mid-turn refill: the player may go on with a new segment.
-    return replace(new, turn=replace(state.turn, refilled=rack.size > 0))
+    return evolve(new, turn=evolve(state.turn, refilled=rack.size > 0))
 
 
 def _dots_field(state: State, data: Mapping[str, Any], tile: str, what: str) -> int:
@@ -506,7 +505,7 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
     if nine or new_rack.size == 0:
         segment = None  # a 9 or an emptied rack ends the segment; the player may continue with another
     placement = Placement(seat, tile, section, mask, grown.uid, grown.dots, is_new, nine, cleared)
-    new_turn = replace(
+    new_turn = evolve(
         turn,
         placed=turn.placed + (placement,),
         added=turn.added if grown.uid in turn.added else turn.added + (grown.uid,),
@@ -514,7 +513,7 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
         new_stack=grown.uid if is_new else turn.new_stack,
         segment=segment,
     )
-    return replace(
+    return evolve(
         state,
         tray=_set(state.tray, section - 1, None if cleared else grown),
         racks=_set(state.racks, seat, new_rack),
@@ -541,13 +540,13 @@ def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
     points = turn_points(state, state.turn)
     totals = _add(state.totals, seat, points)
     rounds = state.rounds[:-1] + (_add(state.rounds[-1], seat, points),)
-    scored = replace(state, totals=totals, rounds=rounds, turn=None)
+    scored = evolve(state, totals=totals, rounds=rounds, turn=None)
     if totals[seat] >= state.options["target_score"]:
         # The target is checked first: a winning turn ends the match without rack deductions.
-        return replace(scored, phase=Phase.FINISHED, current=None, winners=(state.players[seat].id,))
+        return evolve(scored, phase=Phase.FINISHED, current=None, winners=(state.players[seat].id,))
     if state.racks[seat].size == 0 and state.bag == 0:
         return _end_round(scored, "going_out")
-    return replace(scored, current=(seat + 1) % len(state.players))
+    return evolve(scored, current=(seat + 1) % len(state.players))
 
 
 def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
@@ -586,7 +585,7 @@ def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
     gained = [t for t in drawn if t is not None]
     kept = tuple(t for t in rack.known if t not in back)
     new_rack = Rack(kept + tuple(gained), rack.hidden - from_hidden + len(drawn) - len(gained))
-    return replace(
+    return evolve(
         state,
         racks=_set(state.racks, seat, new_rack),
         located=(state.located - back) | set(gained),
@@ -644,14 +643,14 @@ def _racks_revealed(state: State, data: Mapping[str, Any]) -> State:
             if t not in rack.known and t in state.located:
                 raise IllegalEvent(f"{what}: {t} cannot be in {who}'s rack: it is {_where(state, t)}")
         new_racks[seat] = Rack(tuple(t for t in tiles if t is not None))
-    revealed = replace(state, racks=tuple(new_racks), located=state.located | seen)
+    revealed = evolve(state, racks=tuple(new_racks), located=state.located | seen)
     return _deduct(revealed)
 
 
 def _end_round(state: State, reason: str) -> State:
-    ended = replace(state, end_reason=reason, current=None, turn=None)
+    ended = evolve(state, end_reason=reason, current=None, turn=None)
     if any(r.hidden for r in state.racks):
-        return replace(ended, phase=Phase.REVEAL)
+        return evolve(ended, phase=Phase.REVEAL)
     return _deduct(ended)
 
 
@@ -660,7 +659,7 @@ def _deduct(state: State) -> State:
     lost = tuple(sum(state.tiles.dots(t) for t in r.known) for r in state.racks)
     totals = tuple(t - d for t, d in zip(state.totals, lost, strict=True))
     row = tuple(p - d for p, d in zip(state.rounds[-1], lost, strict=True))
-    return replace(state, totals=totals, rounds=state.rounds[:-1] + (row,), deductions=lost, phase=Phase.BETWEEN_ROUNDS)
+    return evolve(state, totals=totals, rounds=state.rounds[:-1] + (row,), deductions=lost, phase=Phase.BETWEEN_ROUNDS)
 
 
 def _set(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:

@@ -287,7 +287,7 @@ def hand_dealt(state: State, data: Mapping[str, Any]) -> State:
         for t in raw:
             if t is None:
                 continue
-            tile = _tile(t, f"{what} ({state.name(seat)})")
+            tile = t if isinstance(t, str) and t in _VALUES else _tile(t, f"{what} ({state.name(seat)})")
             _check_unseen(state, tile, dealt, what)
             dealt.add(tile)
             known.append(tile)
