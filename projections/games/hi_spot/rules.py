@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 from typing import Any, Literal, NamedTuple
 
 from projections.errors import IllegalEvent
@@ -236,6 +237,18 @@ def names_of(state: State, seats: tuple[int, ...] | list[int]) -> str:
 # ---------------------------------------------------------------- field checks
 
 
+def _seat(state: State, data: Mapping[str, Any], what: str) -> int:
+    """`player_seat`, with its refusals, looking the usual case up without them."""
+    pid = data.get("player")
+    if type(pid) is str:
+        i = 0
+        for p in state.players:
+            if p.id == pid:
+                return i
+            i += 1
+    return player_seat(state.players, data, what)
+
+
 def _tile(state: State, value: Any, what: str) -> str:
     if not isinstance(value, str) or value not in state.tiles:
         raise IllegalEvent(f"{what}: unknown tile {value!r} (this set has {len(state.tiles)} tiles)")
@@ -377,7 +390,7 @@ def _first_player_drawn(state: State, data: Mapping[str, Any]) -> State:
 
 def _tiles_drawn(state: State, data: Mapping[str, Any]) -> State:
     what = "tiles_drawn"
-    seat = player_seat(state.players, data, what)
+    seat = _seat(state, data, what)
     tiles = _tile_list(state, data, "tiles", what)
     who = state.name(seat)
     if state.phase is Phase.RACKS:
@@ -410,23 +423,42 @@ def _tiles_drawn(state: State, data: Mapping[str, Any]) -> State:
     rack = state.racks[seat]
     known = [t for t in tiles if t is not None]
     new_rack = Rack(rack.known + tuple(known), rack.hidden + len(tiles) - len(known))
-    new = evolve(
-        state,
-        racks=_set(state.racks, seat, new_rack),
-        located=state.located | set(known),
-        bag=state.bag - len(tiles),
-    )
+    racks = _set(state.racks, seat, new_rack)
+    located = state.located.union(known)
+    bag = state.bag - len(tiles)
     if state.phase is Phase.RACKS:
         drawn = state.racks_drawn | {seat}
         if len(drawn) == len(state.players):
-            return evolve(new, racks_drawn=drawn, phase=Phase.PLAY, current=state.first)
-        return evolve(new, racks_drawn=drawn)
+            return evolve(
+                state, racks=racks, located=located, bag=bag, racks_drawn=drawn, phase=Phase.PLAY, current=state.first
+            )
+        return evolve(state, racks=racks, located=located, bag=bag, racks_drawn=drawn)
     assert state.turn is not None
     # A draw into an emptied rack is the mid-turn refill: the player may go on with a new segment.
-    return evolve(new, turn=evolve(state.turn, refilled=rack.size > 0))
+    turn = evolve(state.turn, refilled=bool(rack.known or rack.hidden))
+    return evolve(state, racks=racks, located=located, bag=bag, turn=turn)
 
 
 def _dots_field(state: State, data: Mapping[str, Any], tile: str, what: str) -> int:
+    """The placed pattern's mask; checked in one pass, and again step by step to name what is wrong."""
+    dots = data.get("dots")
+    if type(dots) is list:
+        mask = 0
+        for p in dots:
+            if type(p) is not int or not 0 <= p <= 8:
+                break
+            mask |= 1 << p
+        else:
+            tiles = state.tiles
+            if (
+                mask.bit_count() == len(dots) == tiles.dots(tile)
+                and mask in tiles.orientations(tile, state.allow_flip)
+            ):
+                return mask
+    return _dots_field_checked(state, data, tile, what)
+
+
+def _dots_field_checked(state: State, data: Mapping[str, Any], tile: str, what: str) -> int:
     dots = require(data, "dots", list, what)
     if not all(is_int(p) and 0 <= p <= 8 for p in dots):
         raise IllegalEvent(f"{what}: dots must be positions 0–8 (got {dots!r})")
@@ -443,22 +475,35 @@ def _dots_field(state: State, data: Mapping[str, Any], tile: str, what: str) -> 
     return mask
 
 
+@cache
+def _fresh_turn(seat: int) -> Turn:
+    """A turn with nothing placed yet (immutable, so one per seat serves every turn)."""
+    return Turn(seat)
+
+
 def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
     what = "tile_placed"
-    seat = player_seat(state.players, data, what)
+    seat = _seat(state, data, what)
     _expect_turn(state, seat, what)
-    who = state.name(seat)
-    turn = state.turn or Turn(seat)
+    turn = state.turn or _fresh_turn(seat)
     rack = state.racks[seat]
+    known = rack.known
     if turn.refilled:
+        who = state.name(seat)
         raise IllegalEvent(f"{what}: {who} has refilled the rack, so the turn is over; record turn_ended")
-    if rack.size == 0:
+    if not known and not rack.hidden:
+        who = state.name(seat)
         raise IllegalEvent(f"{what}: {who}'s rack is empty; draw a new rack (tiles_drawn) to go on, or end the turn")
-    tile = _tile(state, require(data, "tile", object, what), what)
-    from_hidden = tile not in rack.known
+    tile = data.get("tile")
+    if type(tile) is not str or tile not in state.tiles.masks:
+        tile = _tile(state, require(data, "tile", object, what), what)
+    from_hidden = tile not in known
     if from_hidden and (rack.hidden == 0 or tile in state.located):
+        who = state.name(seat)
         raise IllegalEvent(f"{what}: {tile} is not in {who}'s rack: it is {_where(state, tile)}")
-    section = require(data, "section", int, what)
+    section = data.get("section")
+    if type(section) is not int:
+        section = require(data, "section", int, what)
     if not 1 <= section <= SECTIONS:
         raise IllegalEvent(f"{what}: section must be 1–9, not {section}")
     mask = _dots_field(state, data, tile, what)
@@ -493,18 +538,22 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
             )
         next_uid = state.next_uid
     is_new = not stack.layers
-    grown = Stack(stack.uid, stack.mask | mask, stack.layers + ((tile, mask),), stack.placed_by + (seat,))
-    nine = grown.full
+    grown_mask = stack.mask | mask
+    grown = Stack(stack.uid, grown_mask, stack.layers + ((tile, mask),), stack.placed_by + (seat,))
+    nine = grown_mask == FULL
     cleared = nine and bool(state.options["clear_full_stacks"])
     located, bag = state.located | {tile}, state.bag
     if cleared:  # Spear edition: the full stack goes back into the bag and the section is empty again
         located = located - {t for t, _ in grown.layers}
         bag += len(grown.layers)
-    new_rack = Rack(tuple(t for t in rack.known if t != tile), rack.hidden - int(from_hidden))
+    if from_hidden:
+        new_rack = Rack(known, rack.hidden - 1)
+    else:
+        new_rack = Rack(tuple([t for t in known if t != tile]), rack.hidden)
     segment: SegmentKind | None = seg or ("new_stack" if is_new else "add_to_existing")
-    if nine or new_rack.size == 0:
+    if nine or not (new_rack.known or new_rack.hidden):
         segment = None  # a 9 or an emptied rack ends the segment; the player may continue with another
-    placement = Placement(seat, tile, section, mask, grown.uid, grown.dots, is_new, nine, cleared)
+    placement = Placement(seat, tile, section, mask, grown.uid, grown_mask.bit_count(), is_new, nine, cleared)
     new_turn = evolve(
         turn,
         placed=turn.placed + (placement,),
@@ -527,7 +576,7 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
 
 def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
     what = "turn_ended"
-    seat = player_seat(state.players, data, what)
+    seat = _seat(state, data, what)
     _expect_turn(state, seat, what)
     who = state.name(seat)
     if state.turn is None or not state.turn.placed:
@@ -540,18 +589,20 @@ def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
     points = turn_points(state, state.turn)
     totals = _add(state.totals, seat, points)
     rounds = state.rounds[:-1] + (_add(state.rounds[-1], seat, points),)
-    scored = evolve(state, totals=totals, rounds=rounds, turn=None)
     if totals[seat] >= state.options["target_score"]:
         # The target is checked first: a winning turn ends the match without rack deductions.
-        return evolve(scored, phase=Phase.FINISHED, current=None, winners=(state.players[seat].id,))
+        return evolve(
+            state, totals=totals, rounds=rounds, turn=None,
+            phase=Phase.FINISHED, current=None, winners=(state.players[seat].id,),
+        )
     if state.racks[seat].size == 0 and state.bag == 0:
-        return _end_round(scored, "going_out")
-    return evolve(scored, current=(seat + 1) % len(state.players))
+        return _end_round(evolve(state, totals=totals, rounds=rounds, turn=None), "going_out")
+    return evolve(state, totals=totals, rounds=rounds, turn=None, current=(seat + 1) % len(state.players))
 
 
 def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
     what = "tiles_exchanged"
-    seat = player_seat(state.players, data, what)
+    seat = _seat(state, data, what)
     _expect_turn(state, seat, what)
     who = state.name(seat)
     if state.turn is not None:
