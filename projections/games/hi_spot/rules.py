@@ -200,8 +200,38 @@ def blocking_reason(state: State) -> str | None:
     return f"section {section} is empty" if tile is None else f"{tile} (in a rack or the bag) fits in section {section}"
 
 
+def _blocked(state: State) -> bool:
+    """`blocking_reason(state) is None`, without building the reason: no empty section, no loose tile fits."""
+    tray = state.tray
+    if None in tray:
+        return False
+    allow_flip, fitting = state.allow_flip, state.tiles.fitting
+    on_tray: set[str] | None = None
+    for stack in tray:
+        assert stack is not None
+        fits = fitting(stack.mask, allow_flip)
+        if fits:
+            if on_tray is None:
+                on_tray = {t for s in tray if s is not None for t, _ in s.layers}
+            if not fits <= on_tray:
+                return False
+    return True
+
+
+def _playable(state: State, rack: Rack) -> bool:
+    """`can_play(state, rack) is not None`, without building the reason."""
+    tray = state.tray
+    if None in tray:
+        return True
+    known = rack.known
+    if not known:
+        return False
+    allow_flip, fitting = state.allow_flip, state.tiles.fitting
+    return any(not fitting(stack.mask, allow_flip).isdisjoint(known) for stack in tray if stack is not None)
+
+
 def is_blocked(state: State) -> bool:
-    return state.phase is Phase.PLAY and blocking_reason(state) is None
+    return state.phase is Phase.PLAY and _blocked(state)
 
 
 def can_play(state: State, rack: Rack) -> str | None:
@@ -607,10 +637,10 @@ def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
     who = state.name(seat)
     if state.turn is not None:
         raise IllegalEvent(f"{what}: {who} has already placed this turn; an exchange replaces a whole turn")
-    if blocking_reason(state) is None:
+    if _blocked(state):
         raise IllegalEvent(f"{what}: the round is blocked (no tile in a rack or the bag fits); record round_ended")
     rack = state.racks[seat]
-    playable = can_play(state, rack)
+    playable = can_play(state, rack) if _playable(state, rack) else None
     if playable is not None:
         raise IllegalEvent(f"{what}: {who} can play ({playable}), so may not exchange")
     returned = _tile_list(state, data, "returned", what)
@@ -653,7 +683,7 @@ def _round_ended(state: State, data: Mapping[str, Any]) -> State:
         raise IllegalEvent(f"{what}: {_phase_words(state)}")
     if state.turn is not None:
         raise IllegalEvent(f"{what}: {state.name(state.turn.seat)}'s turn is running; round_ended comes between turns")
-    why_not = blocking_reason(state)
+    why_not = None if _blocked(state) else blocking_reason(state)
     if why_not is not None:
         raise IllegalEvent(f"{what}: the round is not blocked: {why_not}")
     return _end_round(state, "blocked")
