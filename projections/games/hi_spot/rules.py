@@ -286,6 +286,22 @@ def _tile(state: State, value: Any, what: str) -> str:
 
 
 def _tile_list(state: State, data: Mapping[str, Any], key: str, what: str, hidden_ok: bool = True) -> list[str | None]:
+    raw = data.get(key)
+    if type(raw) is list:  # the usual case in one pass; anything odd is refused by the checks below
+        masks = state.tiles.masks
+        known = [v for v in raw if v is not None]
+        if (
+            (hidden_ok or len(known) == len(raw))
+            and all(type(v) is str and v in masks for v in known)
+            and len(set(known)) == len(known)
+        ):
+            return list(raw)
+    return _tile_list_checked(state, data, key, what, hidden_ok)
+
+
+def _tile_list_checked(
+    state: State, data: Mapping[str, Any], key: str, what: str, hidden_ok: bool = True
+) -> list[str | None]:
     raw = require(data, key, list, what)
     tiles: list[str | None] = []
     for v in raw:

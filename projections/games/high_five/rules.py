@@ -341,8 +341,11 @@ def _check_unseen(state: State, tile: str, dealt: set[str], what: str) -> None:
 def tile_played(state: State, data: Mapping[str, Any]) -> State:
     what = "tile_played"
     seat = _seat(state, data.get("player"), what)
-    _check_can_play(state, seat)
-    tile = _tile(require(data, "tile", str, what), what)
+    if seat != state.to_play or not state.game:
+        _check_can_play(state, seat)  # refuses
+    tile = data.get("tile")
+    if type(tile) is not str or tile not in _VALUES:
+        tile = _tile(require(data, "tile", str, what), what)
     capture = data.get("capture")
     hand = state.hands[seat]
     known = hand.known
@@ -381,8 +384,8 @@ def tile_played(state: State, data: Mapping[str, Any]) -> State:
         winner = seat if total >= state.target_score else None
         return evolve(
             state,
-            phase=Phase.FINISHED if winner is not None
-            else Phase.PLAYING if to_play is not None else _between_plays(state.last_hand),
+            phase=_FINISHED if winner is not None
+            else _PLAYING if to_play is not None else _between_plays(state.last_hand),
             hands=hands,
             seen_bits=state.seen_bits | _BIT[tile],
             plays=plays,
@@ -404,8 +407,8 @@ def tile_played(state: State, data: Mapping[str, Any]) -> State:
             left.append(MissedPair(tile, t, seat, plays))
     return evolve(
         state,
-        phase=Phase.FINISHED if state.winner is not None
-        else Phase.PLAYING if to_play is not None else _between_plays(state.last_hand),
+        phase=_FINISHED if state.winner is not None
+        else _PLAYING if to_play is not None else _between_plays(state.last_hand),
         hands=hands,
         seen_bits=state.seen_bits | _BIT[tile],
         plays=plays,
@@ -415,6 +418,9 @@ def tile_played(state: State, data: Mapping[str, Any]) -> State:
         layout=layout + (tile,),
         missed=state.missed + tuple(left) if left else state.missed,
     )
+
+
+_FINISHED, _PLAYING = Phase.FINISHED, Phase.PLAYING
 
 
 def _check_can_play(state: State, seat: int) -> None:
