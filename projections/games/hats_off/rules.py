@@ -90,10 +90,14 @@ def round_points(state: State) -> dict[str, int]:
     """Each player's points for the round on the board now: own hats in own area, plus the bonus."""
     board = board_of(state)
     points = {p.id: 0 for p in state.players}
+    scoring = set()  # players with a hat that scores (`board.scoring_hats(p) > 0`)
     for hid in board.counting():
-        points[hid[0]] += board.hat_points(hid)
+        won = board.hat_points(hid)
+        if won:
+            points[hid[0]] += won
+            scoring.add(hid[0])
     for caller in state.called:
-        if board.scoring_hats(caller):
+        if caller in scoring:
             points[caller] += HATS_OFF_BONUS
     return points
 

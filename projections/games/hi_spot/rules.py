@@ -201,7 +201,20 @@ def blocking_reason(state: State) -> str | None:
 
 
 def _blocked(state: State) -> bool:
-    """`blocking_reason(state) is None`, without building the reason: no empty section, no loose tile fits."""
+    """`blocking_reason(state) is None`, without building the reason: no empty section, no loose tile fits.
+
+    A pure function of the tray (the tile set and the options never change), kept with the state while
+    the tray is the very same tuple: players exchanging one after another share one tray.
+    """
+    memo = state.__dict__.get("_blocked")
+    if memo is not None and memo[0] is state.tray:
+        return bool(memo[1])
+    blocked = _tray_blocked(state)
+    state.__dict__["_blocked"] = (state.tray, blocked)
+    return blocked
+
+
+def _tray_blocked(state: State) -> bool:
     tray = state.tray
     if None in tray:
         return False
