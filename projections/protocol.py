@@ -208,8 +208,9 @@ class Game(Generic[S]):
                 f"unknown event type {event.type!r} for {self.name}; known: "
                 + ", ".join(sorted(COMMON_EVENT_TYPES | self.event_types))
             )
-        if not isinstance(event.data, Mapping):
+        data = event.data
+        if type(data) is not dict and not isinstance(data, Mapping):  # the exact type first: an ABC check is slow
             raise IllegalEvent(f"{event.type}: data must be a JSON object")
         if self.is_finished(state):
             raise IllegalEvent("the match is finished; only notes and rewinds are accepted")
-        return handler(state, event.data)
+        return handler(state, data)

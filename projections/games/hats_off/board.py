@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 HAT_NUMBERS = range(1, 7)
 HOLE_NUMBERS = range(1, 10)
@@ -33,8 +33,7 @@ class InHat:
 Place = Hole | InHat | str
 
 
-@dataclass(frozen=True)
-class Landing:
+class Landing(NamedTuple):  # a tuple: one is built per launch, and a tuple is built in C
     place: Place
     counts: bool  # False: launched after HATS OFF without being in flight — recorded, worth nothing
     in_flight: bool = False
@@ -64,6 +63,21 @@ class Board:
             elif isinstance(landing.place, Hole):
                 self.in_hole[landing.place] = hid
         self._bottom: dict[HatId, Place] = {}
+
+    def with_launch(self, hid: HatId, landing: Landing) -> Board:
+        """The board once `hid` (not on it yet) has landed: built from this one, which stays as it was.
+
+        A new hat lands on top of everything, so every stack's bottom found so far is still right.
+        """
+        new = object.__new__(Board)
+        new.hats = {**self.hats, hid: landing}
+        new.holder, new.in_hole, new._bottom = self.holder, self.in_hole, dict(self._bottom)
+        if landing.counts:
+            if isinstance(landing.place, InHat):
+                new.holder = {**self.holder, landing.place.hat: hid}
+            elif isinstance(landing.place, Hole):
+                new.in_hole = {**self.in_hole, landing.place: hid}
+        return new
 
     def counting(self) -> Iterator[HatId]:
         return (hid for hid, landing in self.hats.items() if landing.counts)

@@ -2,7 +2,8 @@
 
 The state is a frozen dataclass whose mappings are built once and never changed: a handler checks the
 event against the state, then builds a new state sharing everything it did not touch, so every state
-the fold keeps stays valid and a refused event leaves the state exactly as it was.
+the fold keeps stays valid and a refused event leaves the state exactly as it was. Each state's `Board`
+(a pure function of its `hats`) is built once, and a launch's board from the one before it (`board_of`).
 
 A round's points are a function of where the counting hats are *now* (a knocked hat changes them), so
 the running round's points are recomputed from the board rather than accumulated per event.
@@ -11,7 +12,7 @@ the running round's points are recomputed from the board rather than accumulated
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -28,6 +29,7 @@ from projections.games.hats_off.board import (
     Place,
 )
 from projections.options import Option, Player, is_int, parse_options, parse_players, positive_int, require
+from projections.persistent import evolve
 from projections.protocol import Handler, ScoreSheet
 
 NAME = "hats-off"
@@ -68,17 +70,34 @@ class State:
         return self.phase is Phase.FINISHED
 
 
+def board_of(state: State) -> Board:
+    """The board of `state.hats`, kept with the state: `hats` is never changed, so it stays right.
+
+    The memo sits in the instance dict, outside the dataclass fields (equality and repr ignore it); a copy
+    made with `evolve` carries it along, so it is used only while it was built from these very `hats`.
+    """
+    board = state.__dict__.get("_board")
+    if board is None or board.hats is not state.hats:
+        board = Board(state.hats)
+        state.__dict__["_board"] = board
+    return board
+
+
 # --- scoring -------------------------------------------------------------------------------------
 
 
 def round_points(state: State) -> dict[str, int]:
     """Each player's points for the round on the board now: own hats in own area, plus the bonus."""
-    board = Board(state.hats)
+    board = board_of(state)
     points = {p.id: 0 for p in state.players}
+    scoring = set()  # players with a hat that scores (`board.scoring_hats(p) > 0`)
     for hid in board.counting():
-        points[hid[0]] += board.hat_points(hid)
+        won = board.hat_points(hid)
+        if won:
+            points[hid[0]] += won
+            scoring.add(hid[0])
     for caller in state.called:
-        if board.scoring_hats(caller):
+        if caller in scoring:
             points[caller] += HATS_OFF_BONUS
     return points
 
@@ -143,6 +162,10 @@ def next_caller(state: State) -> Player:
 
 
 def _player(state: State, value: Any, what: str) -> str:
+    if type(value) is str:
+        for p in state.players:
+            if p.id == value:
+                return value
     ids = [p.id for p in state.players]
     if not isinstance(value, str) or value not in ids:
         raise IllegalEvent(f"{what}: unknown player {value!r}; the players are {', '.join(ids)}")
@@ -150,13 +173,18 @@ def _player(state: State, value: Any, what: str) -> str:
 
 
 def _number(value: Any, allowed: range, what: str) -> int:
+    if type(value) is int and value in allowed:
+        return value
     if not is_int(value) or value not in allowed:
         raise IllegalEvent(f"{what} must be a whole number {allowed.start}–{allowed.stop - 1}, not {value!r}")
     return value
 
 
 def _hat_id(state: State, data: Mapping[str, Any], what: str) -> HatId:
-    player = _player(state, require(data, "player", str, what), what)
+    player = data.get("player")
+    if type(player) is not str:
+        player = require(data, "player", str, what)
+    player = _player(state, player, what)
     if "hat" not in data:
         raise IllegalEvent(f"{what}: missing 'hat'")
     return player, _number(data["hat"], HAT_NUMBERS, f"{what}: hat")
@@ -293,12 +321,13 @@ def hat_launched(state: State, data: Mapping[str, Any]) -> State:
             "hats are launched one at a time"
         )
     counts = in_flight or not state.called
+    board = board_of(state)
     if counts:
-        _check_destination(state, Board(state.hats), hid, place)
+        _check_destination(state, board, hid, place)
     elif place == InHat(hid):
         raise IllegalEvent(f"{hat_name(state, hid)} cannot be nested inside itself")
-    landing = Landing(place, counts, in_flight)
-    return replace(state, hats={**state.hats, hid: landing}, last=(what, hid, place, counts))
+    board = board.with_launch(hid, Landing(place, counts, in_flight))
+    return evolve(state, hats=board.hats, last=(what, hid, place, counts), _board=board)
 
 
 def hats_off_called(state: State, data: Mapping[str, Any]) -> State:
@@ -323,7 +352,7 @@ def hats_off_called(state: State, data: Mapping[str, Any]) -> State:
                 f"(still to launch: {missing})"
             )
     seat = [pl.id for pl in state.players]
-    return replace(state, called=tuple(sorted(callers, key=seat.index)))
+    return evolve(state, called=tuple(sorted(callers, key=seat.index)))
 
 
 def hat_moved(state: State, data: Mapping[str, Any]) -> State:
@@ -342,9 +371,9 @@ def hat_moved(state: State, data: Mapping[str, Any]) -> State:
         )
     if landing.place == place:
         raise IllegalEvent(f"{hat_name(state, hid)} is already {place_text(state, place)}")
-    _check_destination(state, Board(state.hats), hid, place)
+    _check_destination(state, board_of(state), hid, place)
     # Hats nested in the moved hat reference it, so they move with it unchanged.
-    return replace(state, hats={**state.hats, hid: replace(landing, place=place)}, last=(what, hid, place, True))
+    return evolve(state, hats={**state.hats, hid: landing._replace(place=place)}, last=(what, hid, place, True))
 
 
 def round_ended(state: State, data: Mapping[str, Any]) -> State:
@@ -360,7 +389,7 @@ def round_ended(state: State, data: Mapping[str, Any]) -> State:
     leaders = tuple(p for p, t in totals.items() if t == top)
     # The round in which anyone reaches the target is the last, unless the top is an exact tie.
     finished = top >= state.target and len(leaders) == 1
-    return replace(
+    return evolve(
         state, phase=Phase.FINISHED if finished else Phase.BETWEEN_ROUNDS, past=past,
         winners=leaders if finished else (),
     )

@@ -1,7 +1,7 @@
 """Hi-Spot / Stack-Ominos (RULES.md §3): the rules. Legal moves are in `moves.py`, event
 descriptions and the state JSON in `view.py`; the package's `__init__` assembles `GAME`.
 
-Each event is checked against the state, then a new state is built with `dataclasses.replace`; the
+Each event is checked against the state, then a new state is built with `evolve` (a cheap `replace`); the
 tray, racks and turn are tuples and frozensets, so the state passed in is never changed and every
 intermediate state the fold keeps stays valid. The guards every game shares (an unknown type, data
 that is not an object, a finished match) are `Game.apply`'s: the handlers here may assume them.
@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Literal
+from functools import cache
+from typing import Any, Literal, NamedTuple
 
 from projections.errors import IllegalEvent
 from projections.games.hi_spot.tiles import (
@@ -41,6 +42,7 @@ from projections.options import (
     positive_int,
     require,
 )
+from projections.persistent import evolve
 from projections.protocol import Handler, ScoreSheet
 
 NAME = "hi-spot"
@@ -66,8 +68,8 @@ class Phase(StrEnum):
     FINISHED = "finished"
 
 
-@dataclass(frozen=True)
-class Stack:
+# Stacks, racks and placements are named tuples: several are built per event, and a tuple is built in C.
+class Stack(NamedTuple):
     uid: int  # identity within the match: a stack cleared by a 9 and a later one in that section differ
     mask: int  # the positions its dots cover
     layers: tuple[tuple[str, int], ...]  # (tile, covered positions) bottom to top
@@ -82,8 +84,7 @@ class Stack:
         return self.mask == FULL
 
 
-@dataclass(frozen=True)
-class Rack:
+class Rack(NamedTuple):
     known: tuple[str, ...] = ()
     hidden: int = 0  # tiles drawn unseen by the recorder
 
@@ -92,8 +93,7 @@ class Rack:
         return len(self.known) + self.hidden
 
 
-@dataclass(frozen=True)
-class Placement:
+class Placement(NamedTuple):
     seat: int
     tile: str
     section: int  # 1–9
@@ -200,8 +200,51 @@ def blocking_reason(state: State) -> str | None:
     return f"section {section} is empty" if tile is None else f"{tile} (in a rack or the bag) fits in section {section}"
 
 
+def _blocked(state: State) -> bool:
+    """`blocking_reason(state) is None`, without building the reason: no empty section, no loose tile fits.
+
+    A pure function of the tray (the tile set and the options never change), kept with the state while
+    the tray is the very same tuple: players exchanging one after another share one tray.
+    """
+    memo = state.__dict__.get("_blocked")
+    if memo is not None and memo[0] is state.tray:
+        return bool(memo[1])
+    blocked = _tray_blocked(state)
+    state.__dict__["_blocked"] = (state.tray, blocked)
+    return blocked
+
+
+def _tray_blocked(state: State) -> bool:
+    tray = state.tray
+    if None in tray:
+        return False
+    allow_flip, fitting = state.allow_flip, state.tiles.fitting
+    on_tray: set[str] | None = None
+    for stack in tray:
+        assert stack is not None
+        fits = fitting(stack.mask, allow_flip)
+        if fits:
+            if on_tray is None:
+                on_tray = {t for s in tray if s is not None for t, _ in s.layers}
+            if not fits <= on_tray:
+                return False
+    return True
+
+
+def _playable(state: State, rack: Rack) -> bool:
+    """`can_play(state, rack) is not None`, without building the reason."""
+    tray = state.tray
+    if None in tray:
+        return True
+    known = rack.known
+    if not known:
+        return False
+    allow_flip, fitting = state.allow_flip, state.tiles.fitting
+    return any(not fitting(stack.mask, allow_flip).isdisjoint(known) for stack in tray if stack is not None)
+
+
 def is_blocked(state: State) -> bool:
-    return state.phase is Phase.PLAY and blocking_reason(state) is None
+    return state.phase is Phase.PLAY and _blocked(state)
 
 
 def can_play(state: State, rack: Rack) -> str | None:
@@ -237,6 +280,18 @@ def names_of(state: State, seats: tuple[int, ...] | list[int]) -> str:
 # ---------------------------------------------------------------- field checks
 
 
+def _seat(state: State, data: Mapping[str, Any], what: str) -> int:
+    """`player_seat`, with its refusals, looking the usual case up without them."""
+    pid = data.get("player")
+    if type(pid) is str:
+        i = 0
+        for p in state.players:
+            if p.id == pid:
+                return i
+            i += 1
+    return player_seat(state.players, data, what)
+
+
 def _tile(state: State, value: Any, what: str) -> str:
     if not isinstance(value, str) or value not in state.tiles:
         raise IllegalEvent(f"{what}: unknown tile {value!r} (this set has {len(state.tiles)} tiles)")
@@ -244,6 +299,22 @@ def _tile(state: State, value: Any, what: str) -> str:
 
 
 def _tile_list(state: State, data: Mapping[str, Any], key: str, what: str, hidden_ok: bool = True) -> list[str | None]:
+    raw = data.get(key)
+    if type(raw) is list:  # the usual case in one pass; anything odd is refused by the checks below
+        masks = state.tiles.masks
+        known = [v for v in raw if v is not None]
+        if (
+            (hidden_ok or len(known) == len(raw))
+            and all(type(v) is str and v in masks for v in known)
+            and len(set(known)) == len(known)
+        ):
+            return list(raw)
+    return _tile_list_checked(state, data, key, what, hidden_ok)
+
+
+def _tile_list_checked(
+    state: State, data: Mapping[str, Any], key: str, what: str, hidden_ok: bool = True
+) -> list[str | None]:
     raw = require(data, key, list, what)
     tiles: list[str | None] = []
     for v in raw:
@@ -297,7 +368,7 @@ def _round_started(state: State, data: Mapping[str, Any]) -> State:
     if state.phase is not Phase.BETWEEN_ROUNDS:
         raise IllegalEvent(f"round_started: {_phase_words(state)}")
     n = len(state.players)
-    return replace(
+    return evolve(
         state,
         rounds=state.rounds + ((0,) * n,),
         round_no=state.round_no + 1,
@@ -355,7 +426,7 @@ def _first_player_drawn(state: State, data: Mapping[str, Any]) -> State:
     best = max(state.tiles.dots(t) for t in tiles)
     tied = tuple(s for s in sorted(drawn) if state.tiles.dots(drawn[s]) == best)
     if len(tied) > 1:
-        return replace(
+        return evolve(
             state,
             aside=aside + tuple(tiles),
             located=located | set(tiles),
@@ -364,7 +435,7 @@ def _first_player_drawn(state: State, data: Mapping[str, Any]) -> State:
             draws=state.draws + (record,),
         )
     # The first player is known: every drawn tile goes back before the racks are drawn.
-    return replace(
+    return evolve(
         state,
         aside=(),
         located=located - set(aside),
@@ -378,7 +449,7 @@ def _first_player_drawn(state: State, data: Mapping[str, Any]) -> State:
 
 def _tiles_drawn(state: State, data: Mapping[str, Any]) -> State:
     what = "tiles_drawn"
-    seat = player_seat(state.players, data, what)
+    seat = _seat(state, data, what)
     tiles = _tile_list(state, data, "tiles", what)
     who = state.name(seat)
     if state.phase is Phase.RACKS:
@@ -411,23 +482,42 @@ def _tiles_drawn(state: State, data: Mapping[str, Any]) -> State:
     rack = state.racks[seat]
     known = [t for t in tiles if t is not None]
     new_rack = Rack(rack.known + tuple(known), rack.hidden + len(tiles) - len(known))
-    new = replace(
-        state,
-        racks=_set(state.racks, seat, new_rack),
-        located=state.located | set(known),
-        bag=state.bag - len(tiles),
-    )
+    racks = _set(state.racks, seat, new_rack)
+    located = state.located.union(known)
+    bag = state.bag - len(tiles)
     if state.phase is Phase.RACKS:
         drawn = state.racks_drawn | {seat}
         if len(drawn) == len(state.players):
-            return replace(new, racks_drawn=drawn, phase=Phase.PLAY, current=state.first)
-        return replace(new, racks_drawn=drawn)
+            return evolve(
+                state, racks=racks, located=located, bag=bag, racks_drawn=drawn, phase=Phase.PLAY, current=state.first
+            )
+        return evolve(state, racks=racks, located=located, bag=bag, racks_drawn=drawn)
     assert state.turn is not None
     # A draw into an emptied rack is the mid-turn refill: the player may go on with a new segment.
-    return replace(new, turn=replace(state.turn, refilled=rack.size > 0))
+    turn = evolve(state.turn, refilled=bool(rack.known or rack.hidden))
+    return evolve(state, racks=racks, located=located, bag=bag, turn=turn)
 
 
 def _dots_field(state: State, data: Mapping[str, Any], tile: str, what: str) -> int:
+    """The placed pattern's mask; checked in one pass, and again step by step to name what is wrong."""
+    dots = data.get("dots")
+    if type(dots) is list:
+        mask = 0
+        for p in dots:
+            if type(p) is not int or not 0 <= p <= 8:
+                break
+            mask |= 1 << p
+        else:
+            tiles = state.tiles
+            if (
+                mask.bit_count() == len(dots) == tiles.dots(tile)
+                and mask in tiles.orientations(tile, state.allow_flip)
+            ):
+                return mask
+    return _dots_field_checked(state, data, tile, what)
+
+
+def _dots_field_checked(state: State, data: Mapping[str, Any], tile: str, what: str) -> int:
     dots = require(data, "dots", list, what)
     if not all(is_int(p) and 0 <= p <= 8 for p in dots):
         raise IllegalEvent(f"{what}: dots must be positions 0–8 (got {dots!r})")
@@ -444,22 +534,35 @@ def _dots_field(state: State, data: Mapping[str, Any], tile: str, what: str) -> 
     return mask
 
 
+@cache
+def _fresh_turn(seat: int) -> Turn:
+    """A turn with nothing placed yet (immutable, so one per seat serves every turn)."""
+    return Turn(seat)
+
+
 def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
     what = "tile_placed"
-    seat = player_seat(state.players, data, what)
+    seat = _seat(state, data, what)
     _expect_turn(state, seat, what)
-    who = state.name(seat)
-    turn = state.turn or Turn(seat)
+    turn = state.turn or _fresh_turn(seat)
     rack = state.racks[seat]
+    known = rack.known
     if turn.refilled:
+        who = state.name(seat)
         raise IllegalEvent(f"{what}: {who} has refilled the rack, so the turn is over; record turn_ended")
-    if rack.size == 0:
+    if not known and not rack.hidden:
+        who = state.name(seat)
         raise IllegalEvent(f"{what}: {who}'s rack is empty; draw a new rack (tiles_drawn) to go on, or end the turn")
-    tile = _tile(state, require(data, "tile", object, what), what)
-    from_hidden = tile not in rack.known
+    tile = data.get("tile")
+    if type(tile) is not str or tile not in state.tiles.masks:
+        tile = _tile(state, require(data, "tile", object, what), what)
+    from_hidden = tile not in known
     if from_hidden and (rack.hidden == 0 or tile in state.located):
+        who = state.name(seat)
         raise IllegalEvent(f"{what}: {tile} is not in {who}'s rack: it is {_where(state, tile)}")
-    section = require(data, "section", int, what)
+    section = data.get("section")
+    if type(section) is not int:
+        section = require(data, "section", int, what)
     if not 1 <= section <= SECTIONS:
         raise IllegalEvent(f"{what}: section must be 1–9, not {section}")
     mask = _dots_field(state, data, tile, what)
@@ -494,19 +597,23 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
             )
         next_uid = state.next_uid
     is_new = not stack.layers
-    grown = Stack(stack.uid, stack.mask | mask, stack.layers + ((tile, mask),), stack.placed_by + (seat,))
-    nine = grown.full
+    grown_mask = stack.mask | mask
+    grown = Stack(stack.uid, grown_mask, stack.layers + ((tile, mask),), stack.placed_by + (seat,))
+    nine = grown_mask == FULL
     cleared = nine and bool(state.options["clear_full_stacks"])
     located, bag = state.located | {tile}, state.bag
     if cleared:  # Spear edition: the full stack goes back into the bag and the section is empty again
         located = located - {t for t, _ in grown.layers}
         bag += len(grown.layers)
-    new_rack = Rack(tuple(t for t in rack.known if t != tile), rack.hidden - int(from_hidden))
+    if from_hidden:
+        new_rack = Rack(known, rack.hidden - 1)
+    else:
+        new_rack = Rack(tuple([t for t in known if t != tile]), rack.hidden)
     segment: SegmentKind | None = seg or ("new_stack" if is_new else "add_to_existing")
-    if nine or new_rack.size == 0:
+    if nine or not (new_rack.known or new_rack.hidden):
         segment = None  # a 9 or an emptied rack ends the segment; the player may continue with another
-    placement = Placement(seat, tile, section, mask, grown.uid, grown.dots, is_new, nine, cleared)
-    new_turn = replace(
+    placement = Placement(seat, tile, section, mask, grown.uid, grown_mask.bit_count(), is_new, nine, cleared)
+    new_turn = evolve(
         turn,
         placed=turn.placed + (placement,),
         added=turn.added if grown.uid in turn.added else turn.added + (grown.uid,),
@@ -514,7 +621,7 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
         new_stack=grown.uid if is_new else turn.new_stack,
         segment=segment,
     )
-    return replace(
+    return evolve(
         state,
         tray=_set(state.tray, section - 1, None if cleared else grown),
         racks=_set(state.racks, seat, new_rack),
@@ -528,7 +635,7 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
 
 def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
     what = "turn_ended"
-    seat = player_seat(state.players, data, what)
+    seat = _seat(state, data, what)
     _expect_turn(state, seat, what)
     who = state.name(seat)
     if state.turn is None or not state.turn.placed:
@@ -541,26 +648,28 @@ def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
     points = turn_points(state, state.turn)
     totals = _add(state.totals, seat, points)
     rounds = state.rounds[:-1] + (_add(state.rounds[-1], seat, points),)
-    scored = replace(state, totals=totals, rounds=rounds, turn=None)
     if totals[seat] >= state.options["target_score"]:
         # The target is checked first: a winning turn ends the match without rack deductions.
-        return replace(scored, phase=Phase.FINISHED, current=None, winners=(state.players[seat].id,))
+        return evolve(
+            state, totals=totals, rounds=rounds, turn=None,
+            phase=Phase.FINISHED, current=None, winners=(state.players[seat].id,),
+        )
     if state.racks[seat].size == 0 and state.bag == 0:
-        return _end_round(scored, "going_out")
-    return replace(scored, current=(seat + 1) % len(state.players))
+        return _end_round(evolve(state, totals=totals, rounds=rounds, turn=None), "going_out")
+    return evolve(state, totals=totals, rounds=rounds, turn=None, current=(seat + 1) % len(state.players))
 
 
 def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
     what = "tiles_exchanged"
-    seat = player_seat(state.players, data, what)
+    seat = _seat(state, data, what)
     _expect_turn(state, seat, what)
     who = state.name(seat)
     if state.turn is not None:
         raise IllegalEvent(f"{what}: {who} has already placed this turn; an exchange replaces a whole turn")
-    if blocking_reason(state) is None:
+    if _blocked(state):
         raise IllegalEvent(f"{what}: the round is blocked (no tile in a rack or the bag fits); record round_ended")
     rack = state.racks[seat]
-    playable = can_play(state, rack)
+    playable = can_play(state, rack) if _playable(state, rack) else None
     if playable is not None:
         raise IllegalEvent(f"{what}: {who} can play ({playable}), so may not exchange")
     returned = _tile_list(state, data, "returned", what)
@@ -586,7 +695,7 @@ def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
     gained = [t for t in drawn if t is not None]
     kept = tuple(t for t in rack.known if t not in back)
     new_rack = Rack(kept + tuple(gained), rack.hidden - from_hidden + len(drawn) - len(gained))
-    return replace(
+    return evolve(
         state,
         racks=_set(state.racks, seat, new_rack),
         located=(state.located - back) | set(gained),
@@ -603,7 +712,7 @@ def _round_ended(state: State, data: Mapping[str, Any]) -> State:
         raise IllegalEvent(f"{what}: {_phase_words(state)}")
     if state.turn is not None:
         raise IllegalEvent(f"{what}: {state.name(state.turn.seat)}'s turn is running; round_ended comes between turns")
-    why_not = blocking_reason(state)
+    why_not = None if _blocked(state) else blocking_reason(state)
     if why_not is not None:
         raise IllegalEvent(f"{what}: the round is not blocked: {why_not}")
     return _end_round(state, "blocked")
@@ -644,14 +753,14 @@ def _racks_revealed(state: State, data: Mapping[str, Any]) -> State:
             if t not in rack.known and t in state.located:
                 raise IllegalEvent(f"{what}: {t} cannot be in {who}'s rack: it is {_where(state, t)}")
         new_racks[seat] = Rack(tuple(t for t in tiles if t is not None))
-    revealed = replace(state, racks=tuple(new_racks), located=state.located | seen)
+    revealed = evolve(state, racks=tuple(new_racks), located=state.located | seen)
     return _deduct(revealed)
 
 
 def _end_round(state: State, reason: str) -> State:
-    ended = replace(state, end_reason=reason, current=None, turn=None)
+    ended = evolve(state, end_reason=reason, current=None, turn=None)
     if any(r.hidden for r in state.racks):
-        return replace(ended, phase=Phase.REVEAL)
+        return evolve(ended, phase=Phase.REVEAL)
     return _deduct(ended)
 
 
@@ -660,7 +769,7 @@ def _deduct(state: State) -> State:
     lost = tuple(sum(state.tiles.dots(t) for t in r.known) for r in state.racks)
     totals = tuple(t - d for t, d in zip(state.totals, lost, strict=True))
     row = tuple(p - d for p, d in zip(state.rounds[-1], lost, strict=True))
-    return replace(state, totals=totals, rounds=state.rounds[:-1] + (row,), deductions=lost, phase=Phase.BETWEEN_ROUNDS)
+    return evolve(state, totals=totals, rounds=state.rounds[:-1] + (row,), deductions=lost, phase=Phase.BETWEEN_ROUNDS)
 
 
 def _set(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:

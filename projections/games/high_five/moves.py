@@ -36,7 +36,8 @@ def _plays(state: State, seat: int) -> list[dict[str, Any]]:
     # A hidden slot may be any tile whose place is not known.
     candidates = list(dict.fromkeys(hand.known))
     if hand.hidden:
-        candidates += [t for t in hf.TILES if t not in state.seen]
+        seen = state.seen_bits
+        candidates += [t for t in hf.TILES if not seen & hf.BIT[t]]
     moves = []
     for tile in candidates:
         hidden = tile not in hand.known

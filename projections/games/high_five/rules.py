@@ -2,20 +2,21 @@
 
 A match is a series of games (passes through the set); a game is a series of hands played into a face-up
 layout. The state is a frozen dataclass of tuples, so every handler builds a new state with
-`dataclasses.replace` and never touches the one it was given. The guards every game shares (unknown
+`evolve` (a cheap `dataclasses.replace`) and never touches the one it was given. The guards every game shares (unknown
 type, data not an object, match finished) are `Game.apply`'s.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from projections.errors import IllegalEvent
 from projections.games.high_five import tiles as hf
 from projections.options import Option, Player, parse_options, parse_players, positive_int, require
+from projections.persistent import evolve
 from projections.protocol import Handler, ScoreSheet
 
 NAME = "high-five"
@@ -53,8 +54,8 @@ class Phase(StrEnum):
     FINISHED = "finished"  # a player reached the target score
 
 
-@dataclass(frozen=True)
-class Hand:
+# The small values below are named tuples: built on most events, and a tuple is built in C.
+class Hand(NamedTuple):
     known: tuple[str, ...] = ()
     hidden: int = 0  # tiles dealt face down to the recorder (`null`)
 
@@ -63,8 +64,7 @@ class Hand:
         return len(self.known) + self.hidden
 
 
-@dataclass(frozen=True)
-class MissedPair:
+class MissedPair(NamedTuple):
     """A claimable pair: a tile played and left in the layout, with a layout tile it matched then."""
 
     played: str
@@ -80,8 +80,7 @@ class MissedPair:
         return hf.value(self.played) + hf.value(self.partner)
 
 
-@dataclass(frozen=True)
-class LastPlay:
+class LastPlay(NamedTuple):
     seat: int
     tile: str
     capture: str | None
@@ -100,7 +99,7 @@ class State:
     boneyard: int = 0
     hands: tuple[Hand, ...] = ()
     piles: tuple[tuple[str, ...], ...] = ()  # this game's captured tiles per seat
-    seen: frozenset[str] = frozenset()  # this game's tiles whose place is known (layout, piles, known hands)
+    seen_bits: int = 0  # this game's tiles whose place is known (layout, piles, known hands), as `hf.BIT`s
     hand_number: int = 0  # hands dealt in this game
     last_hand: bool = False  # the boneyard's remainder went into the layout
     to_play: int | None = None  # seat whose play is next; None when every hand is empty
@@ -117,6 +116,10 @@ class State:
     def name(self, seat: int) -> str:
         return self.players[seat].name
 
+    @property
+    def seen(self) -> frozenset[str]:
+        return hf.tiles_of(self.seen_bits)
+
 
 # --- small helpers -----------------------------------------------------------------------------------
 
@@ -124,17 +127,24 @@ class State:
 def _seat(state: State, player: Any, what: str) -> int:
     if not isinstance(player, str):
         raise IllegalEvent(f"{what}: player must be a player id string (got {player!r})")
-    for i, p in enumerate(state.players):
+    i = 0
+    for p in state.players:
         if p.id == player:
             return i
+        i += 1
     known = ", ".join(p.id for p in state.players)
     raise IllegalEvent(f"{what}: unknown player {player!r}; players are {known}")
 
 
 def _tile(x: Any, what: str) -> str:
-    if not hf.is_tile(x):
+    if not (isinstance(x, str) and x in _VALUES):
         raise IllegalEvent(f'{what}: {x!r} is not a High Five tile (write "a-b" with a ≤ b, 0 to 15)')
     return str(x)
+
+
+_VALUES = hf.VALUES
+_ENDS = hf.ENDS
+_BIT = hf.BIT
 
 
 def _where(state: State, tile: str) -> str | None:
@@ -156,7 +166,13 @@ def _hand_text(hand: Hand) -> str:
 
 
 def _without(tiles: tuple[str, ...], *gone: str) -> tuple[str, ...]:
-    return tuple(t for t in tiles if t not in gone)
+    return tuple([t for t in tiles if t not in gone])
+
+
+def _without_one(tiles: tuple[str, ...], tile: str) -> tuple[str, ...]:
+    """`tiles` without `tile`, which it holds once (tiles of a set are unique)."""
+    i = tiles.index(tile)
+    return tiles[:i] + tiles[i + 1 :]
 
 
 def _set_seat(values: tuple[Any, ...], seat: int, value: Any) -> tuple[Any, ...]:
@@ -213,7 +229,7 @@ def game_started(state: State, data: Mapping[str, Any]) -> State:
     dup = next((t for t in tiles if tiles.count(t) > 1), None)
     if dup is not None:
         raise IllegalEvent(f"{what}: {dup} is in the layout twice")
-    return replace(
+    return evolve(
         state,
         phase=Phase.AWAITING_DEAL,
         rounds=state.rounds + ((0,) * state.n,),
@@ -222,7 +238,7 @@ def game_started(state: State, data: Mapping[str, Any]) -> State:
         boneyard=hf.SET_SIZE - LAYOUT_SIZE,
         hands=(Hand(),) * state.n,
         piles=((),) * state.n,
-        seen=frozenset(tiles),
+        seen_bits=hf.bits_of(tiles),
         hand_number=0,
         last_hand=False,
         to_play=None,
@@ -271,7 +287,7 @@ def hand_dealt(state: State, data: Mapping[str, Any]) -> State:
         for t in raw:
             if t is None:
                 continue
-            tile = _tile(t, f"{what} ({state.name(seat)})")
+            tile = t if isinstance(t, str) and t in _VALUES else _tile(t, f"{what} ({state.name(seat)})")
             _check_unseen(state, tile, dealt, what)
             dealt.add(tile)
             known.append(tile)
@@ -301,13 +317,13 @@ def hand_dealt(state: State, data: Mapping[str, Any]) -> State:
         raise IllegalEvent(
             f"{what}: to_layout comes only with the game's last hand; {remaining} tiles stay in the boneyard"
         )
-    return replace(
+    return evolve(
         state,
         phase=Phase.PLAYING,
         layout=state.layout + to_layout,
         boneyard=0 if last else remaining,
         hands=tuple(new_hands),
-        seen=state.seen | dealt,
+        seen_bits=state.seen_bits | hf.bits_of(dealt),
         hand_number=state.hand_number + 1,
         last_hand=last,
         to_play=state.leader,
@@ -318,57 +334,93 @@ def hand_dealt(state: State, data: Mapping[str, Any]) -> State:
 def _check_unseen(state: State, tile: str, dealt: set[str], what: str) -> None:
     if tile in dealt:
         raise IllegalEvent(f"{what}: {tile} is dealt twice")
-    if tile in state.seen:
+    if state.seen_bits & _BIT[tile]:
         raise IllegalEvent(f"{what}: {tile} cannot be dealt, it is already {_where(state, tile)}")
 
 
 def tile_played(state: State, data: Mapping[str, Any]) -> State:
     what = "tile_played"
     seat = _seat(state, data.get("player"), what)
-    _check_can_play(state, seat)
-    tile = _tile(require(data, "tile", str, what), what)
+    if seat != state.to_play or not state.game:
+        _check_can_play(state, seat)  # refuses
+    tile = data.get("tile")
+    if type(tile) is not str or tile not in _VALUES:
+        tile = _tile(require(data, "tile", str, what), what)
     capture = data.get("capture")
     hand = state.hands[seat]
-    if tile in hand.known:
-        new_hand = Hand(_without(hand.known, tile), hand.hidden)
-    elif tile in state.seen:
+    known = hand.known
+    if tile in known:
+        new_hand = Hand(_without_one(known, tile), hand.hidden)
+    elif state.seen_bits & _BIT[tile]:
         raise IllegalEvent(f"{state.name(seat)} cannot play {tile}: it is {_where(state, tile)}")
     elif hand.hidden:
-        new_hand = Hand(hand.known, hand.hidden - 1)
+        new_hand = Hand(known, hand.hidden - 1)
     else:
         raise IllegalEvent(f"{state.name(seat)} does not hold {tile}; the hand is {_hand_text(hand)}")
+    layout = state.layout
+    a, b = _ENDS[tile]
     if capture is not None:
         capture = _tile(capture, f"{what} capture")
-        if capture not in state.layout:
+        if capture not in layout:
             raise IllegalEvent(_not_in_layout(state, capture, "capture"))
-        if not hf.matches(tile, capture):
+        c, d = _ENDS[capture]
+        if not (a == c or a == d or b == c or b == d):
             raise IllegalEvent(_no_match(tile, capture))
     plays = state.plays + 1
-    nxt = (seat + 1) % state.n
-    hands = _set_seat(state.hands, seat, new_hand)
-    to_play = nxt if hands[nxt].size else None
-    changes: dict[str, Any] = {
-        "phase": Phase.PLAYING if to_play is not None else _between_plays(state.last_hand),
-        "hands": hands,
-        "seen": state.seen | {tile},
-        "plays": plays,
-        "to_play": to_play,
-        "claimer_after_play": seat,
-        "last_play": LastPlay(seat, tile, capture),
-    }
+    n = len(state.players)
+    nxt = seat + 1 if seat + 1 < n else 0
+    hands = state.hands[:seat] + (new_hand,) + state.hands[seat + 1 :]
+    nh = hands[nxt]
+    to_play = nxt if nh.known or nh.hidden else None
     if capture is not None:
-        changes["layout"] = _without(state.layout, capture)
         # Pairs that needed the captured tile are gone with it.
-        changes["missed"] = tuple(p for p in state.missed if capture not in (p.played, p.partner))
-        state = _score(state, seat, (capture, tile))
-    else:
-        # A tile left beside a layout tile it matches is a missed capture: a claimable pair with each.
-        left = tuple(MissedPair(tile, t, seat, plays) for t in state.layout if hf.matches(tile, t))
-        changes["layout"] = state.layout + (tile,)
-        changes["missed"] = state.missed + left
-    if state.winner is not None:
-        changes["phase"] = Phase.FINISHED
-    return replace(state, **changes)
+        missed = state.missed
+        if missed:
+            missed = tuple([p for p in missed if p.played != capture and p.partner != capture])
+        points = _VALUES[capture] + _VALUES[tile]
+        total = state.totals[seat] + points
+        rounds = state.rounds
+        last_round = rounds[-1]
+        winner = seat if total >= state.target_score else None
+        return evolve(
+            state,
+            phase=_FINISHED if winner is not None
+            else _PLAYING if to_play is not None else _between_plays(state.last_hand),
+            hands=hands,
+            seen_bits=state.seen_bits | _BIT[tile],
+            plays=plays,
+            to_play=to_play,
+            claimer_after_play=seat,
+            last_play=LastPlay(seat, tile, capture),
+            layout=_without_one(layout, capture),
+            missed=missed,
+            piles=_set_seat(state.piles, seat, state.piles[seat] + (capture, tile)),
+            totals=_set_seat(state.totals, seat, total),
+            rounds=rounds[:-1] + (_set_seat(last_round, seat, last_round[seat] + points),),
+            winner=winner,
+        )
+    # A tile left beside a layout tile it matches is a missed capture: a claimable pair with each.
+    left = []
+    for t in layout:
+        c, d = _ENDS[t]
+        if a == c or a == d or b == c or b == d:
+            left.append(MissedPair(tile, t, seat, plays))
+    return evolve(
+        state,
+        phase=_FINISHED if state.winner is not None
+        else _PLAYING if to_play is not None else _between_plays(state.last_hand),
+        hands=hands,
+        seen_bits=state.seen_bits | _BIT[tile],
+        plays=plays,
+        to_play=to_play,
+        claimer_after_play=seat,
+        last_play=LastPlay(seat, tile, capture),
+        layout=layout + (tile,),
+        missed=state.missed + tuple(left) if left else state.missed,
+    )
+
+
+_FINISHED, _PLAYING = Phase.FINISHED, Phase.PLAYING
 
 
 def _check_can_play(state: State, seat: int) -> None:
@@ -417,10 +469,10 @@ def pair_claimed(state: State, data: Mapping[str, Any]) -> State:
     }
     if seat == state.to_play:  # the next player has acted: the previous player's claims are over
         changes["claimer_after_play"] = None
-    scored = _score(state, seat, (a, b))
-    if scored.winner is not None:
+    changes.update(_score(state, seat, (a, b)))
+    if changes["winner"] is not None:
         changes["phase"] = Phase.FINISHED
-    return replace(scored, **changes)
+    return evolve(state, **changes)
 
 
 def _check_can_claim(state: State, seat: int) -> None:
@@ -441,17 +493,16 @@ def _check_can_claim(state: State, seat: int) -> None:
     raise IllegalEvent(f"{when}: only {state.name(after)}, who played last, may still claim, not {name}")
 
 
-def _score(state: State, seat: int, tiles: tuple[str, str]) -> State:
-    """Both tiles into the seat's pile; the match is won at once when the target is reached."""
+def _score(state: State, seat: int, tiles: tuple[str, str]) -> dict[str, Any]:
+    """The changes putting both tiles into the seat's pile; the match is won at once when the target is reached."""
     points = hf.value(tiles[0]) + hf.value(tiles[1])
     total = state.totals[seat] + points
-    return replace(
-        state,
-        piles=_set_seat(state.piles, seat, state.piles[seat] + tiles),
-        totals=_set_seat(state.totals, seat, total),
-        rounds=state.rounds[:-1] + (_set_seat(state.rounds[-1], seat, state.rounds[-1][seat] + points),),
-        winner=seat if total >= state.target_score else None,
-    )
+    return {
+        "piles": _set_seat(state.piles, seat, state.piles[seat] + tiles),
+        "totals": _set_seat(state.totals, seat, total),
+        "rounds": state.rounds[:-1] + (_set_seat(state.rounds[-1], seat, state.rounds[-1][seat] + points),),
+        "winner": seat if total >= state.target_score else None,
+    }
 
 
 HANDLERS: dict[str, Handler[State]] = {

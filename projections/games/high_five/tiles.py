@@ -21,6 +21,8 @@ ENDS: dict[str, tuple[int, int]] = {
     f"{a}-{b}": (a, b) for a in range(HIGHEST_PIP + 1) for b in range(a, HIGHEST_PIP + 1)
 }
 VALUES: dict[str, int] = {t: _value(*ENDS[t]) for t in TILES}
+# One bit per tile, so a set of tiles is an int: a new set per event costs a machine word, not a hash table.
+BIT: dict[str, int] = {t: 1 << i for i, t in enumerate(TILES)}
 SET_SIZE = len(TILES)  # 136
 SET_VALUE = sum(VALUES.values())  # 100
 
@@ -28,6 +30,19 @@ SET_VALUE = sum(VALUES.values())  # 100
 def is_tile(x: Any) -> bool:
     """True for a correctly spelled tile of the set ("5-3" and "3-16" are not tiles)."""
     return isinstance(x, str) and x in VALUES
+
+
+def tiles_of(bits: int) -> frozenset[str]:
+    """The tiles of a bit set."""
+    return frozenset(t for t, bit in BIT.items() if bits & bit)
+
+
+def bits_of(tiles: Any) -> int:
+    """The bit set of some tiles."""
+    out = 0
+    for t in tiles:
+        out |= BIT[t]
+    return out
 
 
 def value(tile: str) -> int:
