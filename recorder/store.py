@@ -16,8 +16,8 @@ import logging
 import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import partial
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from sqlalchemy import func
