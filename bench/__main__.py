@@ -4,9 +4,10 @@
 
 import sys
 
-from bench import append, pad, replay, startup
+from bench import append, cache, pad, replay, startup
 
-BENCHMARKS = {"replay": replay.main, "append": append.main, "pad": pad.main, "startup": startup.main}
+BENCHMARKS = {"replay": replay.main, "append": append.main, "pad": pad.main, "startup": startup.main,
+              "cache": cache.main}
 
 chosen = sys.argv[1:] or list(BENCHMARKS)
 unknown = [name for name in chosen if name not in BENCHMARKS]

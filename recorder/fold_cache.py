@@ -12,10 +12,22 @@ from __future__ import annotations
 import os
 import threading
 from collections import OrderedDict
-from typing import TYPE_CHECKING
+from typing import Any, Generic, Protocol, TypeVar
 
-if TYPE_CHECKING:
-    from recorder.store import StoredFold
+from projections.timeline import Fold
+
+
+class CachedFold(Protocol):
+    """What the cache needs of recorder.store.StoredFold (not imported: the store imports this module)."""
+
+    @property
+    def fold(self) -> Fold[Any] | None: ...
+
+    @property
+    def upto(self) -> int: ...
+
+
+E = TypeVar("E", bound=CachedFold)
 
 CACHE_MB_ENV = "SCOREBOOK_CACHE_MB"
 DEFAULT_CACHE_MB = 256
@@ -42,20 +54,20 @@ def configured_bytes(cache_bytes: int | None = None) -> int:
     return DEFAULT_CACHE_MB * 1024 * 1024
 
 
-def estimated_bytes(stored: StoredFold) -> int:
+def estimated_bytes(stored: CachedFold) -> int:
     fold = stored.fold
     if fold is None:
         return ENTRY_BYTES
     return ENTRY_BYTES + fold.held_states * BYTES_PER_STATE.get(fold.game.name, UNKNOWN_GAME_BYTES)
 
 
-class FoldCache:
+class FoldCache(Generic[E]):
     """Match id -> StoredFold, least recently used first; at most `max_bytes` (estimated) and `max_entries`."""
 
     def __init__(self, max_bytes: int, max_entries: int = 1_000_000) -> None:
         self.max_bytes = max_bytes
         self.max_entries = max_entries
-        self._entries: OrderedDict[str, tuple[StoredFold, int]] = OrderedDict()
+        self._entries: OrderedDict[str, tuple[E, int]] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
 
@@ -69,7 +81,7 @@ class FoldCache:
     def __contains__(self, match_id: str) -> bool:
         return match_id in self._entries
 
-    def get(self, match_id: str) -> StoredFold | None:
+    def get(self, match_id: str) -> E | None:
         with self._lock:
             entry = self._entries.get(match_id)
             if entry is None:
@@ -77,7 +89,7 @@ class FoldCache:
             self._entries.move_to_end(match_id)
             return entry[0]
 
-    def publish(self, match_id: str, stored: StoredFold) -> None:
+    def publish(self, match_id: str, stored: E) -> None:
         """Keep `stored` unless a fold further on is already cached (a slower writer must not undo a faster)."""
         with self._lock:
             current = self._entries.get(match_id)
@@ -94,7 +106,7 @@ class FoldCache:
                 self._set(match_id, entry[0], entry[1] + extra)
                 self._evict()
 
-    def _set(self, match_id: str, stored: StoredFold, size: int) -> None:
+    def _set(self, match_id: str, stored: E, size: int) -> None:
         old = self._entries.get(match_id)
         self._bytes += size - (old[1] if old is not None else 0)
         self._entries[match_id] = (stored, size)

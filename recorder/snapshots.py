@@ -4,7 +4,7 @@ many events instead of the whole log.
 A snapshot is a projection of the log, and only an optimisation: it is written in the same transaction
 as the rows it follows (`EventStore._insert` calls `Snapshots.rows_for`), so it never runs ahead of a
 committed event and needs no follower or checkpoint; `rebuild_snapshots` rewrites them all from the log
-(`scorebook rebuild`), e.g. after an upgrade changed the games' code.
+(`recorder.snapshot_rebuild`, for `scorebook rebuild`), e.g. after an upgrade changed the games' code.
 
 The state is a pickle, and unpickling runs code named by the bytes: a row is unpickled only when its
 HMAC-SHA256, keyed by the server's secret (`recorder.sessions.load_secret`, $SCOREBOOK_SECRET) and bound
@@ -24,13 +24,12 @@ import hmac
 import io
 import pickle
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import delete
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
@@ -172,54 +171,4 @@ def load_key(engine: Engine) -> bytes:
     return snapshot_key(load_secret(data_dir(engine.url)))
 
 
-def rebuild_snapshots(
-    engine: Engine,
-    match_id: str | None = None,
-    progress: Callable[[int], None] | None = None,
-    *,
-    every: int = SNAPSHOT_EVERY,
-    secret: str | None = None,
-) -> dict[str, int]:
-    """Rewrite the snapshots of one match, or of every match, from the log: each match's old snapshots are
-    deleted and new ones written at every `every`-th seq as far as its rows verify, one transaction per match
-    (so it can be stopped and run again, and appends go on meanwhile). `progress(n)` is called after each
-    match with the number of its events read. Returns {"matches", "events", "snapshots"}."""
-    from recorder.db import for_writing
-    from recorder.logfile import GENESIS
-    from recorder.store import StoredFold, _verified
-    from recorder.tables import Match, StoredEvent
-
-    snapshots = Snapshots(snapshot_key(secret) if secret is not None else load_key(engine), every)
-    writer = for_writing(engine)
-    with Session(engine) as s:
-        q = select(Match.id, Match.last_seq).order_by(col(Match.created_at), col(Match.id))
-        if match_id is not None:
-            q = q.where(Match.id == match_id)
-        matches = s.exec(q).all()
-    counts = {"matches": 0, "events": 0, "snapshots": 0}
-    for mid, last_seq in matches:
-        with Session(engine) as s:
-            rows = s.exec(
-                select(StoredEvent).where(StoredEvent.match_id == mid, StoredEvent.seq <= last_seq)
-                .order_by(col(StoredEvent.seq))
-            ).all()
-            stored = _verified(StoredFold(None, GENESIS, 0), rows, last_seq)
-            hashes = {r.seq: r.hash for r in rows}
-        fold = stored.fold
-        made = []
-        if fold is not None and every > 0:
-            made = [snapshots.make(mid, fold, k, hashes[k]) for k in range(every, fold.seq + 1, every)]
-        with Session(writer) as w:
-            w.exec(delete(MatchSnapshot).where(col(MatchSnapshot.match_id) == mid))  # type: ignore[call-overload]
-            w.add_all(made)
-            w.commit()
-        counts["matches"] += 1
-        counts["events"] += len(rows)
-        counts["snapshots"] += len(made)
-        if progress is not None:
-            progress(len(rows))
-    return counts
-
-
-__all__ = ["SNAPSHOT_EVERY", "Resumable", "Snapshots", "code_version", "load_key", "rebuild_snapshots",
-           "snapshot_key"]
+__all__ = ["SNAPSHOT_EVERY", "Resumable", "Snapshots", "code_version", "load_key", "snapshot_key"]

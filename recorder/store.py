@@ -107,7 +107,7 @@ class EventStore:
         `snapshot_every` events (0: none), keyed by `snapshot_secret` (default: the server's secret)."""
         self.engine = engine
         self._writer = for_writing(engine)
-        self._cache = FoldCache(configured_bytes(cache_bytes), cache_size)
+        self._cache: FoldCache[StoredFold] = FoldCache(configured_bytes(cache_bytes), cache_size)
         self._snapshot_every = snapshot_every
         self._snapshot_secret = snapshot_secret
         self._snapshots_made: Snapshots | None = None
@@ -462,7 +462,7 @@ class EventStore:
     # -- the fold cache ----------------------------------------------------------------------------
 
     @property
-    def cache(self) -> FoldCache:
+    def cache(self) -> FoldCache[StoredFold]:
         return self._cache
 
     def _publish(self, match_id: str, stored: StoredFold) -> None:

@@ -20,7 +20,8 @@ from projections.timeline import Fold, fold_dicts
 from recorder.demo import PLAYERS
 from recorder.errors import ChainBroken
 from recorder.logfile import NewEvent, import_lines
-from recorder.snapshots import Snapshots, rebuild_snapshots, snapshot_key
+from recorder.snapshot_rebuild import rebuild_snapshots
+from recorder.snapshots import Snapshots, snapshot_key
 from recorder.store import EventStore
 from recorder.tables import MatchSnapshot
 from tests.test_integrity import tamper
