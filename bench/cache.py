@@ -11,7 +11,7 @@
 3. `bytes per state`: tracemalloc's figure for a fold of 1,000 and 5,000 events of each game, beside the
    cache's estimate (recorder/fold_cache.py's BYTES_PER_STATE).
 4. `server RSS`: `scorebook serve` (a subprocess, SQLite) over TOUCH matches of 1,000 events (copies of
-   one match per game, made in SQL), each read once through GET /matches/{id}/state; VmRSS before the
+   one match per game, made in SQL), each read once through GET /api/matches/{id}/state; VmRSS before the
    first read and after the last, beside the configured bound — with snapshots (each read resumes from
    the last one), and with the snapshots of another server's secret (each read folds the whole log, so the
    cache fills up to its bound).
@@ -192,6 +192,12 @@ def _clone(engine: Any, sources: list[str], count: int, key_secret: str) -> list
     return ids
 
 
+def _state(client: Any, match_id: str) -> None:
+    r = client.get(f"/api/matches/{match_id}/state")
+    r.raise_for_status()
+    assert r.json()["seq"] == TOUCH_LENGTH, r.text[:200]
+
+
 def _serve_and_touch(db: Path, ids: list[str], secret: str, cache_mb: int) -> tuple[float, float, float]:
     """(RSS MiB after one read, RSS MiB after reading every match once, seconds) of a `scorebook serve`."""
     import httpx
@@ -207,15 +213,15 @@ def _serve_and_touch(db: Path, ids: list[str], secret: str, cache_mb: int) -> tu
                 if server.poll() is not None:
                     raise RuntimeError(f"the server exited: {server.stderr.read().decode() if server.stderr else ''}")
                 try:
-                    client.get("/matches?limit=1")
+                    client.get("/api/matches?limit=1")
                     break
                 except httpx.TransportError:
                     time.sleep(0.1)
-            client.get(f"/matches/{ids[0]}/state").raise_for_status()
+            _state(client, ids[0])
             before = _rss_mib(server.pid)
             t = time.perf_counter()
             for match_id in ids:
-                client.get(f"/matches/{match_id}/state").raise_for_status()
+                _state(client, match_id)
             seconds = time.perf_counter() - t
             after = _rss_mib(server.pid)
     finally:
@@ -242,7 +248,7 @@ def server_rss(logs: dict[str, list[dict[str, Any]]]) -> None:
         runs = [("snapshots", secret, DEFAULT_CACHE_MB), ("whole logs", secrets.token_hex(16), DEFAULT_CACHE_MB),
                 ("whole logs", secrets.token_hex(16), 64)]
         print(f"\nThe server's RSS (MiB) after reading {len(ids)} matches of {TOUCH_LENGTH} events once each "
-              "(GET /matches/{id}/state), beside its RSS before and the cache's bound")
+              "(GET /api/matches/{id}/state), beside its RSS before and the cache's bound")
         print("  ".join(f"{h:>14}" for h in ("reads from", "bound MiB", "RSS before", "RSS after", "growth",
                                               "ms per read")))
         for label, run_secret, bound in runs:

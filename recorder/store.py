@@ -368,8 +368,7 @@ class EventStore:
                 )
             )
         s.add_all(rows)
-        if self._snapshots is not None:  # in the same transaction: a snapshot never runs ahead of its rows
-            s.add_all(self._snapshots.rows_for(match.id, fold, envelopes))
+        s.add_all(self._snapshot_rows(match.id, fold, envelopes))  # in this transaction: never ahead of its rows
         sheet = fold.game.scores(fold.state) if fold.game else None
         match.last_seq = fold.seq
         match.status = "finished" if sheet and sheet.finished else "in_progress"
@@ -512,11 +511,20 @@ class EventStore:
             self._snapshots_made = Snapshots(key, self._snapshot_every)
         return self._snapshots_made
 
+    def _snapshot_rows(self, match_id: str, fold: Fold[Any], envelopes: Sequence[dict[str, Any]]) -> list[Any]:
+        """The snapshots due among new rows `envelopes` (folded into `fold`): at each multiple of N."""
+        every = self._snapshot_every
+        if every <= 0 or not any(env["seq"] % every == 0 for env in envelopes) or self._snapshots is None:
+            return []
+        return self._snapshots.rows_for(match_id, fold, envelopes)
+
     def _resumed(self, s: Session, match_id: str, upto: int) -> StoredFold | None:
         """The fold resumed from the match's latest good snapshot at a seq <= `upto`, or None. A snapshot is
         used only if its MAC and version check and the stored event at its seq still has its hash."""
+        if upto < self._snapshot_every or self._snapshot_every <= 0:
+            return None
         snapshots = self._snapshots
-        if snapshots is None or upto < snapshots.every:
+        if snapshots is None:
             return None
         for snap in snapshots.candidates(s, match_id, upto):
             row = s.get(StoredEvent, (match_id, snap.seq))
@@ -575,13 +583,13 @@ class EventStore:
 
     def _fold_at(self, match_id: str, at: int, fold: Fold[Any]) -> Fold[Any]:
         """The fold at `at`, a seq before the snapshot `fold` was resumed from: from the latest snapshot at or
-        before `at` (not cached), else by loading the states before `fold`'s snapshot."""
+        before `at`, else from the start (fewer than N events either way; not cached). Should those rows not
+        verify now, `fold` loads (and checks) the states before its snapshot, and answers or raises."""
         with Session(self.engine) as s:
-            start = self._resumed(s, match_id, at)
-            if start is not None:
-                stored = self._extended(s, match_id, start, at)
-                if stored.broken is None and stored.fold is not None:
-                    return stored.fold
+            start = self._resumed(s, match_id, at) or StoredFold(None, GENESIS, 0)
+            stored = self._extended(s, match_id, start, at)
+        if stored.broken is None and stored.fold is not None:
+            return stored.fold
         return fold.at(at)
 
     def _match(self, s: Session, match_id: str) -> Match:

@@ -76,6 +76,17 @@ def test_a_cold_state_at_any_seq_is_the_full_folds(engine: Engine, game: str) ->
     assert head.head == full_hash(engine, match_id, LENGTH)
 
 
+def test_a_cold_read_at_a_seq_before_a_snapshot_folds_from_the_one_before_not_the_whole_match(engine: Engine) -> None:
+    match_id = stored(engine, "tri-ominos")
+    full = fold_dicts(log_of("tri-ominos"))
+    store = new_store(engine)
+    for at in (7, 23):
+        got = store.fold(match_id, at)
+        assert got.held_from == (1 if at < EVERY else 20) and as_json(got) == game_json(full, at)
+    head = store.stored_fold(match_id).fold
+    assert head is not None and head.held_from == 50 and not head.holds(49)  # nothing before 50 was loaded
+
+
 def game_json(full: Fold[Any], seq: int) -> Any:
     return full.game.to_json(full.state_at(seq))
 
