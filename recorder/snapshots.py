@@ -38,7 +38,7 @@ from projections.events import Event
 from projections.timeline import Fold
 from recorder.tables import MatchSnapshot
 
-SNAPSHOT_EVERY = 200  # events between snapshots: a cold read folds at most 199 (see docs/PERFORMANCE.md)
+SNAPSHOT_EVERY = 100  # events between snapshots: a cold read folds at most 99 (see docs/PERFORMANCE.md)
 _KEY_PURPOSE = b"scorebook.snapshots.v1"
 
 

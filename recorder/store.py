@@ -96,18 +96,18 @@ class EventStore:
     def __init__(
         self,
         engine: Engine,
-        cache_size: int = 256,
+        cache_size: int | None = None,
         *,
         cache_bytes: int | None = None,
         snapshot_every: int = SNAPSHOT_EVERY,
         snapshot_secret: str | None = None,
     ) -> None:
-        """`cache_size` bounds the fold cache in matches, `cache_bytes` (default $SCOREBOOK_CACHE_MB, else 256
-        MiB) in estimated bytes (recorder/fold_cache.py). A snapshot of each match's state is stored every
+        """The fold cache holds at most `cache_bytes` (default $SCOREBOOK_CACHE_MB MiB, else 256 MiB), estimated
+        (recorder/fold_cache.py), and, if given, `cache_size` matches. A snapshot of each match's state is stored every
         `snapshot_every` events (0: none), keyed by `snapshot_secret` (default: the server's secret)."""
         self.engine = engine
         self._writer = for_writing(engine)
-        self._cache: FoldCache[StoredFold] = FoldCache(configured_bytes(cache_bytes), cache_size)
+        self._cache: FoldCache[StoredFold] = FoldCache(configured_bytes(cache_bytes), cache_size or 1 << 30)
         self._snapshot_every = snapshot_every
         self._snapshot_secret = snapshot_secret
         self._snapshots_made: Snapshots | None = None
