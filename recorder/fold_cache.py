@@ -98,6 +98,12 @@ class FoldCache(Generic[E]):
             self._entries.move_to_end(match_id)
             self._evict()
 
+    def drop(self, match_id: str) -> None:
+        with self._lock:
+            entry = self._entries.pop(match_id, None)
+            if entry is not None:
+                self._bytes -= entry[1]
+
     def grow(self, match_id: str, extra: int) -> None:
         """Count `extra` more bytes for the match's entry (its fold has loaded the states before a snapshot)."""
         with self._lock:

@@ -111,6 +111,7 @@ class EventStore:
         self._snapshot_every = snapshot_every
         self._snapshot_secret = snapshot_secret
         self._snapshots_made: Snapshots | None = None
+        self._distrusted: set[str] = set()  # matches whose rows before a snapshot were found not to verify
 
     # -- writing ---------------------------------------------------------------------------------
 
@@ -521,7 +522,7 @@ class EventStore:
     def _resumed(self, s: Session, match_id: str, upto: int) -> StoredFold | None:
         """The fold resumed from the match's latest good snapshot at a seq <= `upto`, or None. A snapshot is
         used only if its MAC and version check and the stored event at its seq still has its hash."""
-        if upto < self._snapshot_every or self._snapshot_every <= 0:
+        if upto < self._snapshot_every or self._snapshot_every <= 0 or match_id in self._distrusted:
             return None
         snapshots = self._snapshots
         if snapshots is None:
@@ -542,12 +543,15 @@ class EventStore:
 
     def _earlier(self, match_id: str, seq: int, hash: str) -> Fold[Any]:
         """The fold of seqs 1..`seq` behind a fold resumed from the snapshot at `seq`, verified: it must end in
-        the snapshot's hash."""
+        the snapshot's hash. If it does not, the match's snapshots are no longer used by this store (its next
+        read folds the whole log and finds the break, as for a match without snapshots) and this raises."""
         with Session(self.engine) as s:
             stored = self._extended(s, match_id, StoredFold(None, GENESIS, 0), seq)
-        if stored.fold is None or stored.broken is not None:
-            raise _broken(match_id, stored, f"the states before seq {seq} cannot be replayed")
-        if stored.head != hash:
+        if stored.fold is None or stored.broken is not None or stored.head != hash:
+            self._distrusted.add(match_id)
+            self._cache.drop(match_id)
+            if stored.broken is not None:
+                raise _broken(match_id, stored, f"the states before seq {seq} cannot be replayed")
             raise ChainBroken(
                 f"the stored events of match {match_id} up to seq {seq} no longer end in the hash they had when "
                 f"its snapshot was taken; `scorebook verify {match_id}` shows it", seq)

@@ -217,10 +217,15 @@ def test_refolding_behind_a_snapshot_checks_the_rows_before_it(engine: Engine) -
     """Rows before a snapshot are vouched for by it on reads of later seqs; asked for, they are verified."""
     match_id = stored(engine)
     tamper(engine, "UPDATE events SET recorded_by = 'mallory' WHERE match_id = :m AND seq = 3", m=match_id)
-    fold = new_store(engine).fold(match_id)
+    store = new_store(engine)
+    fold = store.fold(match_id)
     assert fold.held_from == 50 and fold.seq == LENGTH
     with pytest.raises(ChainBroken, match="seq 3"):
         fold.state_at(2)
+    # Found out, the snapshots are no longer used: the match now reads as any match broken at seq 3.
+    got = store.stored_fold(match_id)
+    assert got.broken is not None and got.broken.first_bad_seq == 3
+    assert got.fold is not None and got.fold.seq == 2 and got.fold.held_from == 1
 
 
 def test_rebuild_snapshots_rewrites_them_from_the_log_up_to_a_break(engine: Engine) -> None:
