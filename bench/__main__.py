@@ -1,10 +1,10 @@
 """`make bench`: every benchmark, each reported as ratios against a baseline measured in the same run.
 
-`python -m bench startup` (or `replay`, `append`, `pad`, `reducers`, `readside`) runs only the ones named."""
+`python -m bench startup` (or `replay`, `append`, `pad`, `reducers`, `readside`, `cache`) runs only the ones named."""
 
 import sys
 
-from bench import append, pad, readside, reducers, replay, startup
+from bench import append, cache, pad, readside, reducers, replay, startup
 
 BENCHMARKS = {
     "replay": replay.main,
@@ -13,6 +13,7 @@ BENCHMARKS = {
     "startup": startup.main,
     "reducers": reducers.main,
     "readside": readside.main,
+    "cache": cache.main,
 }
 
 chosen = sys.argv[1:] or list(BENCHMARKS)

@@ -3,11 +3,17 @@
 `Fold` keeps the state after every seq, so a replay step or a "state at seq k" is a lookup. It is a
 persistent value: `apply` returns a new Fold and leaves the old one valid (the lists are shared
 append-only, copied only when an old Fold is extended a second way).
+
+A fold may also start part-way (`Fold.resume`, from a stored snapshot of the state at seq b): it then holds
+the events and states from b on, plus the match_started event. An earlier seq (`state_at`, `event`,
+`describe`, `points`, `at`, `events`, a rewind to before b) asks its `earlier` loader once for the fold of
+seqs 1..b, shared by every fold extended from it; without a loader it raises EarlierNotHeld.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import threading
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Generic
 
 from projections.errors import IllegalEvent, UnknownEventType
@@ -17,13 +23,39 @@ from projections.protocol import Annotation, Game, S
 from projections.registry import get_game
 
 
+class EarlierNotHeld(LookupError):
+    """A seq before the one a resumed fold starts at was asked for, and the fold has no way to refold it."""
+
+
+class _Earlier:
+    """The fold of seqs 1..b behind a fold resumed at b: loaded once, when first needed, and shared."""
+
+    __slots__ = ("_load", "_fold", "_lock")
+
+    def __init__(self, load: Callable[[], Fold[Any]]) -> None:
+        self._load = load
+        self._fold: Fold[Any] | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def loaded(self) -> Fold[Any] | None:
+        return self._fold
+
+    def get(self) -> Fold[Any]:
+        with self._lock:
+            if self._fold is None:
+                self._fold = self._load()
+            return self._fold
+
+
 class Fold(Generic[S]):
     """A started match: its game, its players, and the state after every event so far.
 
-    Made from a `match_started` event by `Fold.begin` (or `fold`/`fold_dicts`); `apply` extends it.
+    Made from a `match_started` event by `Fold.begin` (or `fold`/`fold_dicts`), or from a snapshot by
+    `Fold.resume`; `apply` extends it.
     """
 
-    __slots__ = ("game", "players", "_events", "_states", "_n", "superseded_by")
+    __slots__ = ("game", "players", "_events", "_states", "_n", "superseded_by", "_base", "_start", "_earlier")
 
     def __init__(
         self,
@@ -33,13 +65,20 @@ class Fold(Generic[S]):
         states: list[S],
         n: int,
         superseded_by: Mapping[int, int] | None = None,
+        *,
+        base: int = 1,
+        start: Event | None = None,
+        earlier: _Earlier | None = None,
     ) -> None:
         self.game = game
         self.players = players  # (id, name) in seat order
-        self._events = events
+        self._events = events  # _events[i] and _states[i] are seq base + i
         self._states = states
         self._n = n
         self.superseded_by: Mapping[int, int] = superseded_by or {}  # seq -> seq of the rewind
+        self._base = base
+        self._start = start if start is not None else events[0]  # match_started, always held
+        self._earlier = earlier
 
     @staticmethod
     def begin(event: Event) -> Fold[Any]:
@@ -54,26 +93,81 @@ class Fold(Generic[S]):
         players = tuple((p["id"], p.get("name") or p["id"]) for p in event.data["players"])
         return Fold(game, players, [event], [state], 1)
 
+    @staticmethod
+    def resume(
+        start: Event,
+        event: Event,
+        state: Any,
+        superseded_by: Mapping[int, int],
+        earlier: Callable[[], Fold[Any]] | None = None,
+    ) -> Fold[Any]:
+        """The fold as it was right after `event` (seq b), whose state was `state`, without the events and
+        states before b. `start` is the match's match_started event; `earlier`, when given, returns the
+        fold of seqs 1..b, and is called (once) only if an earlier seq is asked for."""
+        if start.seq != 1 or start.type != "match_started":
+            raise IllegalEvent("a resumed fold needs the match's match_started event (seq 1)")
+        if event.seq == 1:
+            return Fold.begin(start)
+        game = get_game(start.data.get("game"))
+        players = tuple((p["id"], p.get("name") or p["id"]) for p in start.data["players"])
+        return Fold(game, players, [event], [state], event.seq, dict(superseded_by), base=event.seq, start=start,
+                    earlier=_Earlier(earlier) if earlier is not None else None)
+
     @property
     def seq(self) -> int:
         return self._n
 
     @property
+    def held_from(self) -> int:
+        """The first seq whose state this fold holds itself (1 unless resumed from a snapshot)."""
+        return self._base
+
+    @property
+    def held_states(self) -> int:
+        """How many states this fold's lists hold, with those of an earlier fold it has loaded (a size
+        estimate for caches)."""
+        loaded = self._earlier.loaded if self._earlier is not None else None
+        return len(self._states) + (loaded.held_states if loaded is not None else 0)
+
+    def holds(self, seq: int) -> bool:
+        """Whether the state at `seq` is at hand, without refolding (any seq of a fold that was not resumed)."""
+        if seq >= self._base:
+            return True
+        loaded = self._earlier.loaded if self._earlier is not None else None
+        return loaded is not None and loaded.holds(seq)
+
+    @property
     def events(self) -> list[Event]:
-        return self._events[: self._n]
+        own = self._events[: self._n - self._base + 1]
+        return own if self._base == 1 else self._before().events[: self._base - 1] + own
 
     @property
     def state(self) -> S:
-        return self._states[self._n - 1]
+        return self._states[self._n - self._base]
 
     def event(self, seq: int) -> Event:
         self._check_seq(seq)
-        return self._events[seq - 1]
+        if seq >= self._base:
+            return self._events[seq - self._base]
+        return self._start if seq == 1 else self._before().event(seq)
 
     def state_at(self, seq: int) -> S:
         """The effective state right after event `seq` was recorded."""
         self._check_seq(seq)
-        return self._states[seq - 1]
+        return self._state(seq)
+
+    def _state(self, seq: int) -> S:
+        if seq >= self._base:
+            return self._states[seq - self._base]
+        return self._before().state_at(seq)  # type: ignore[no-any-return]
+
+    def _before(self) -> Fold[Any]:
+        """The fold of seqs 1..base, for a resumed fold asked about an earlier seq."""
+        if self._earlier is None:
+            raise EarlierNotHeld(
+                f"this fold was resumed at seq {self._base} and holds no earlier state; refold the match from its log"
+            )
+        return self._earlier.get()
 
     def _check_seq(self, seq: int) -> None:
         if not 1 <= seq <= self._n:
@@ -94,18 +188,20 @@ class Fold(Generic[S]):
             state = self.state
         elif event.type == "rewind":
             to_seq = _check_rewind(event, self._n, superseded)
-            state = self._states[to_seq - 1]
+            state = self._state(to_seq)
             superseded = dict(superseded)
             for s in range(to_seq + 1, event.seq):
                 superseded.setdefault(s, event.seq)
         else:
             state = self.game.apply(self.state, event)  # the shared guards, then the game's handler
         events, states = self._events, self._states
-        if len(events) != self._n:  # an older fold is being extended a second way: stop sharing
-            events, states = events[: self._n], states[: self._n]
+        held = self._n - self._base + 1
+        if len(events) != held:  # an older fold is being extended a second way: stop sharing
+            events, states = events[:held], states[:held]
         events.append(event)
         states.append(state)
-        return Fold(self.game, self.players, events, states, self._n + 1, superseded)
+        return Fold(self.game, self.players, events, states, self._n + 1, superseded, base=self._base,
+                    start=self._start, earlier=self._earlier)
 
     def extend(self, events: Iterable[Event]) -> Fold[S]:
         fold = self
@@ -116,8 +212,11 @@ class Fold(Generic[S]):
     def at(self, seq: int) -> Fold[S]:
         """The fold as it was when event `seq` had just been recorded."""
         self._check_seq(seq)
+        if seq < self._base:
+            return self._before().at(seq)
         superseded = {s: r for s, r in self.superseded_by.items() if r <= seq}
-        return Fold(self.game, self.players, self._events, self._states, seq, superseded)
+        return Fold(self.game, self.players, self._events, self._states, seq, superseded, base=self._base,
+                    start=self._start, earlier=self._earlier)
 
     def describe(self, seq: int) -> Annotation:
         e = self.event(seq)
@@ -129,7 +228,7 @@ class Fold(Generic[S]):
             return Annotation(f"note{f' on #{about}' if about else ''}: {e.data.get('text', '')}")
         if e.type == "rewind":
             return Annotation(f"rewind to #{e.data['to_seq']}: {e.data.get('reason', '')}", tags=("rewind",))
-        return self.game.describe(self._states[seq - 2], e, self._states[seq - 1])
+        return self.game.describe(self._state(seq - 1), e, self._state(seq))
 
     def points(self, seq: int) -> dict[str, int]:
         """Points each player gained (or lost) with event `seq`."""

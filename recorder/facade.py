@@ -75,7 +75,8 @@ class Scorebook:
 
     @classmethod
     def open(
-        cls, url: str | None = None, *, migrate: bool = True, cache_size: int = 256, session_secret: str | None = None
+        cls, url: str | None = None, *, migrate: bool = True, cache_size: int | None = None,
+        session_secret: str | None = None, cache_bytes: int | None = None,
     ) -> Scorebook:
         """The database at `url` (a URL or a SQLite path; default $SCOREBOOK_DATABASE_URL, else
         var/scorebook.db). With `migrate` the schema is first brought to head; without, a database not
@@ -91,12 +92,16 @@ class Scorebook:
         except BaseException:
             engine.dispose()
             raise
-        return cls(EventStore(engine, cache_size), session_secret=session_secret)
+        return cls(EventStore(engine, cache_size, cache_bytes=cache_bytes), session_secret=session_secret)
 
     @classmethod
-    def from_engine(cls, engine: Engine, cache_size: int = 256, *, session_secret: str | None = None) -> Scorebook:
-        """An engine whose schema is already at head (the tests' fixtures); nothing is migrated."""
-        return cls(EventStore(engine, cache_size), session_secret=session_secret)
+    def from_engine(
+        cls, engine: Engine, cache_size: int | None = None, *, session_secret: str | None = None,
+        cache_bytes: int | None = None,
+    ) -> Scorebook:
+        """An engine whose schema is already at head (the tests' fixtures); nothing is migrated.
+        `cache_bytes` bounds the fold cache (default $SCOREBOOK_CACHE_MB MiB, else 256 MiB)."""
+        return cls(EventStore(engine, cache_size, cache_bytes=cache_bytes), session_secret=session_secret)
 
     def close(self) -> None:
         """Close the engine's pooled connections."""

@@ -29,6 +29,7 @@ from sqlmodel import Session, col, select
 
 from projections.stats import FACTS_VERSION, MatchFacts, match_facts
 from recorder.db import for_writing
+from recorder.errors import ChainBroken
 from recorder.logfile import format_time
 from recorder.store import EventStore
 from recorder.tables import Match, MatchFactsRow, ProjectionCheckpoint, StoredEvent, utcnow
@@ -97,14 +98,22 @@ class FactsProjector:
         match = s.get(Match, match_id)
         if match is None:
             return
-        stored = self.store.stored_fold(match_id)
-        if stored.fold is None:  # broken at seq 1: nothing to count
+        date = match_date(match.meta, match.created_at)
+        facts, fold = None, None
+        for _ in range(2):  # a fold resumed from a snapshot finds a break before it only when it looks back
+            fold = self.store.stored_fold(match_id).fold
+            if fold is None:
+                break
+            try:
+                facts = match_facts(fold, match_id, date)
+                break
+            except ChainBroken:  # the store now distrusts that match's snapshots: the next fold is from the log
+                continue
+        if facts is None or fold is None:  # broken at seq 1: nothing to count
             s.exec(delete(MatchFactsRow).where(col(MatchFactsRow.match_id) == match_id))  # type: ignore[call-overload]
             return
-        date = match_date(match.meta, match.created_at)
-        facts = match_facts(stored.fold, match_id, date)
         s.merge(MatchFactsRow(match_id=match_id, game=facts.game, finished=facts.finished, date=date,
-                              seq=stored.fold.seq, version=FACTS_VERSION, facts=facts.to_json()))
+                              seq=fold.seq, version=FACTS_VERSION, facts=facts.to_json()))
 
     # -- rebuilding --------------------------------------------------------------------------------
 

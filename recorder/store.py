@@ -12,12 +12,13 @@ Reading and writing match files, the hash chain and checking an import are in `r
 from __future__ import annotations
 
 import hashlib
+import logging
 import threading
 import uuid
-from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from sqlalchemy import func, insert
@@ -33,6 +34,7 @@ from projections.timeline import Fold
 from recorder.backup import Backup, BackupMatch
 from recorder.db import for_writing
 from recorder.errors import BadRequest, ChainBroken, Conflict, ImportRefused, MatchNotFound, Refused
+from recorder.fold_cache import BYTES_PER_STATE, UNKNOWN_GAME_BYTES, FoldCache, configured_bytes
 from recorder.inputs import check_event, check_recorded_by, is_match_id
 from recorder.logfile import (
     GENESIS,
@@ -51,6 +53,7 @@ from recorder.logfile import (
     prepare_import,
 )
 from recorder.readable import readable_meta, readable_players, readable_winners
+from recorder.snapshots import SNAPSHOT_EVERY, Snapshots, load_key, snapshot_key
 from recorder.tables import ApiToken, ImportRecord, Match, MatchPlayer, StoredEvent, utcnow
 
 MAX_BATCH = 1000
@@ -91,13 +94,27 @@ class ImportSource:
 
 
 class EventStore:
-    def __init__(self, engine: Engine, cache_size: int = 256) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        cache_size: int | None = None,
+        *,
+        cache_bytes: int | None = None,
+        snapshot_every: int = SNAPSHOT_EVERY,
+        snapshot_secret: str | None = None,
+    ) -> None:
+        """The fold cache holds at most `cache_bytes` (default $SCOREBOOK_CACHE_MB MiB, else 256 MiB), estimated
+        (recorder/fold_cache.py), and, if given, `cache_size` matches. A snapshot of each match's state is stored every
+        `snapshot_every` events (0: none), keyed by `snapshot_secret` (default: the server's secret)."""
         self.engine = engine
         self._writer = for_writing(engine)
-        self._cache: OrderedDict[str, StoredFold] = OrderedDict()
-        self._cache_size = cache_size
-        self._cache_lock = threading.Lock()
+        self._cache: FoldCache[StoredFold] = FoldCache(configured_bytes(cache_bytes), cache_size or 1 << 30)
+        self._snapshot_every = snapshot_every
+        self._snapshot_secret = snapshot_secret
+        self._snapshots_made: Snapshots | None = None
+        self._distrusted: set[str] = set()  # matches whose rows before a snapshot were found not to verify
         self._counts: dict[tuple[str | None, ...], tuple[int | None, int]] = {}  # filters -> (log head, count)
+        self._counts_lock = threading.Lock()
 
     # -- writing ---------------------------------------------------------------------------------
 
@@ -354,6 +371,7 @@ class EventStore:
         ]
         s.flush()  # the match row first: the events refer to it
         s.connection().execute(insert(StoredEvent.__table__), rows)  # type: ignore[attr-defined]  # one executemany
+        s.add_all(self._snapshot_rows(match.id, fold, envelopes))  # in this transaction: never ahead of its rows
         sheet = fold.game.scores(fold.state) if fold.game else None
         match.last_seq = fold.seq
         match.status = "finished" if sheet and sheet.finished else "in_progress"
@@ -445,35 +463,103 @@ class EventStore:
 
     # -- the fold cache ----------------------------------------------------------------------------
 
+    @property
+    def cache(self) -> FoldCache[StoredFold]:
+        return self._cache
+
     def _publish(self, match_id: str, stored: StoredFold) -> None:
-        with self._cache_lock:
-            current = self._cache.get(match_id)
-            if current is None or current.upto <= stored.upto:
-                self._cache[match_id] = stored
-            self._cache.move_to_end(match_id)
-            while len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
+        self._cache.publish(match_id, stored)
 
     def _fold_in(self, s: Session, match_id: str, last_seq: int) -> StoredFold:
-        """The match's rows up to `last_seq`, folded: the cached fold, extended by the rows it has not seen.
+        """The match's rows up to `last_seq`, folded: the cached fold, extended by the rows it has not seen;
+        when none is cached, from the latest good snapshot (`_resumed`), else from the start.
         Rows read from the database are verified as they are folded (see `_verified`)."""
-        with self._cache_lock:
-            cached = self._cache.get(match_id)
+        cached = self._cache.get(match_id)
         if cached is not None and cached.upto == last_seq:
             return cached
         if cached is not None and cached.upto > last_seq and cached.broken is None and cached.fold is not None:
             # A reader that saw the match before an append that has since been published.
             return StoredFold(cached.fold.at(last_seq), "", last_seq)
         if cached is None or cached.broken is not None or cached.upto > last_seq:
-            cached = StoredFold(None, GENESIS, 0)
-        rows = s.exec(
-            select(StoredEvent)
-            .where(StoredEvent.match_id == match_id, StoredEvent.seq > cached.upto, StoredEvent.seq <= last_seq)
-            .order_by(col(StoredEvent.seq))
-        ).all()
-        stored = _verified(cached, rows, last_seq)
+            # A known break is not skipped over by a snapshot taken before the row was edited.
+            upto = last_seq if cached is None or cached.broken is None else min(
+                last_seq, (cached.broken.first_bad_seq or 1) - 1)
+            cached = self._resumed(s, match_id, upto) or StoredFold(None, GENESIS, 0)
+        stored = self._extended(s, match_id, cached, last_seq)
         self._publish(match_id, stored)
         return stored
+
+    def _extended(self, s: Session, match_id: str, start: StoredFold, last_seq: int) -> StoredFold:
+        rows = s.exec(
+            select(StoredEvent)
+            .where(StoredEvent.match_id == match_id, StoredEvent.seq > start.upto, StoredEvent.seq <= last_seq)
+            .order_by(col(StoredEvent.seq))
+        ).all()
+        return _verified(start, rows, last_seq)
+
+    # -- snapshots (recorder/snapshots.py) -----------------------------------------------------------
+
+    @property
+    def _snapshots(self) -> Snapshots | None:
+        """The snapshot writer and reader, made on first use (it needs the server's secret); None when
+        snapshots are off, or the secret cannot be had (then matches are folded from their logs)."""
+        if self._snapshots_made is None and self._snapshot_every > 0:
+            try:
+                secret = self._snapshot_secret
+                key = snapshot_key(secret) if secret is not None else load_key(self.engine)
+            except (OSError, ValueError) as e:
+                logging.getLogger(__name__).warning("snapshots are off: no secret to sign them (%s)", e)
+                self._snapshot_every = 0
+                return None
+            self._snapshots_made = Snapshots(key, self._snapshot_every)
+        return self._snapshots_made
+
+    def _snapshot_rows(self, match_id: str, fold: Fold[Any], envelopes: Sequence[dict[str, Any]]) -> list[Any]:
+        """The snapshots due among new rows `envelopes` (folded into `fold`): at each multiple of N."""
+        every = self._snapshot_every
+        if every <= 0 or not any(env["seq"] % every == 0 for env in envelopes) or self._snapshots is None:
+            return []
+        return self._snapshots.rows_for(match_id, fold, envelopes)
+
+    def _resumed(self, s: Session, match_id: str, upto: int) -> StoredFold | None:
+        """The fold resumed from the match's latest good snapshot at a seq <= `upto`, or None. A snapshot is
+        used only if its MAC and version check and the stored event at its seq still has its hash."""
+        if upto < self._snapshot_every or self._snapshot_every <= 0 or match_id in self._distrusted:
+            return None
+        snapshots = self._snapshots
+        if snapshots is None:
+            return None
+        for snap in snapshots.candidates(s, match_id, upto):
+            row = s.get(StoredEvent, (match_id, snap.seq))
+            try:
+                env = row.envelope() if row is not None else None
+                if env is None or env["hash"] != snap.hash or link_problem(env, snap.seq, env["prev_hash"]):
+                    continue
+                event = Event(snap.seq, env["type"], env["data"])
+                fold = Fold.resume(snap.start, event, snap.state, snap.superseded_by,
+                                   earlier=partial(self._earlier, match_id, snap.seq, snap.hash))
+            except Exception:  # a snapshot is an optimisation: whatever is wrong with it, fold from the log
+                continue
+            return StoredFold(fold, snap.hash, snap.seq)
+        return None
+
+    def _earlier(self, match_id: str, seq: int, hash: str) -> Fold[Any]:
+        """The fold of seqs 1..`seq` behind a fold resumed from the snapshot at `seq`, verified: it must end in
+        the snapshot's hash. If it does not, the match's snapshots are no longer used by this store (its next
+        read folds the whole log and finds the break, as for a match without snapshots) and this raises."""
+        with Session(self.engine) as s:
+            stored = self._extended(s, match_id, StoredFold(None, GENESIS, 0), seq)
+        if stored.fold is None or stored.broken is not None or stored.head != hash:
+            self._distrusted.add(match_id)
+            self._cache.drop(match_id)
+            if stored.broken is not None:
+                raise _broken(match_id, stored, f"the states before seq {seq} cannot be replayed")
+            raise ChainBroken(
+                f"the stored events of match {match_id} up to seq {seq} no longer end in the hash they had when "
+                f"its snapshot was taken; `scorebook verify {match_id}` shows it", seq)
+        fold = stored.fold
+        self._cache.grow(match_id, fold.held_states * BYTES_PER_STATE.get(fold.game.name, UNKNOWN_GAME_BYTES))
+        return fold
 
     # -- reading -----------------------------------------------------------------------------------
 
@@ -498,8 +584,19 @@ class EventStore:
             if not 1 <= at <= fold.seq:
                 why = f" (the stored log is broken at seq {stored.broken.first_bad_seq})" if stored.broken else ""
                 raise BadRequest(f"at must be a seq of this match, 1..{fold.seq}{why}")
-            fold = fold.at(at)
+            fold = fold.at(at) if fold.holds(at) else self._fold_at(match_id, at, fold)
         return fold
+
+    def _fold_at(self, match_id: str, at: int, fold: Fold[Any]) -> Fold[Any]:
+        """The fold at `at`, a seq before the snapshot `fold` was resumed from: from the latest snapshot at or
+        before `at`, else from the start (fewer than N events either way; not cached). Should those rows not
+        verify now, `fold` loads (and checks) the states before its snapshot, and answers or raises."""
+        with Session(self.engine) as s:
+            start = self._resumed(s, match_id, at) or StoredFold(None, GENESIS, 0)
+            stored = self._extended(s, match_id, start, at)
+        if stored.broken is None and stored.fold is not None:
+            return stored.fold
+        return fold.at(at)
 
     def _match(self, s: Session, match_id: str) -> Match:
         if not is_match_id(match_id):  # never a match: not worth asking the database, which may refuse it
@@ -550,12 +647,12 @@ class EventStore:
         """How many matches a filter selects, counted once per state of the log: a match's status and its
         existence change only with an event, so the count holds until the log's last position moves."""
         head = s.exec(select(func.max(StoredEvent.position))).one()  # the unique index's last entry
-        with self._cache_lock:
+        with self._counts_lock:
             hit = self._counts.get(key)
         if hit is not None and hit[0] == head:
             return hit[1]
         total = int(s.exec(select(func.count()).select_from(q.subquery())).one())
-        with self._cache_lock:
+        with self._counts_lock:
             if len(self._counts) > 1024:
                 self._counts.clear()
             self._counts[key] = (head, total)

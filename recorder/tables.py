@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Column, DateTime, Dialect, ForeignKey, Index, Integer, String
+from sqlalchemy import JSON, BigInteger, Column, DateTime, Dialect, ForeignKey, Index, Integer, LargeBinary, String
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.types import TypeDecorator, TypeEngine
 from sqlmodel import Field, SQLModel
@@ -175,6 +175,22 @@ class MatchFactsRow(SQLModel, table=True):
     seq: int
     version: int
     facts: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+
+
+class MatchSnapshot(SQLModel, table=True):
+    """A match's state right after seq `seq` (recorder/snapshots.py): a pickle, read only when `mac` (HMAC
+    keyed by the server's secret over the match, seq, hash, version and payload) checks and `version` is
+    this code's. `hash` is the hash of the event at `seq`: the chain is checked from it on."""
+
+    __tablename__ = "snapshots"
+
+    match_id: str = Field(sa_column=Column(String(32), ForeignKey("matches.id"), primary_key=True))
+    seq: int = Field(primary_key=True)
+    hash: str = Field(max_length=64)
+    version: str = Field(max_length=64)
+    mac: str = Field(max_length=64)
+    payload: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
 
 
 class ApiToken(SQLModel, table=True):
