@@ -1,0 +1,140 @@
+"""Every step of a replay drawn once and sent to the browser as compact differences, so stepping needs no
+server round trip (dashboard/assets/scorebook.js applies them).
+
+A frame is what changes with the step: the board figure, the player panel (Dash component JSON), the
+score text and the current event's words. Frames of neighbouring steps are mostly equal (a tile more on the
+board, a score changed), so the page gets frame 0 in full and, for each step k ≥ 1, the difference from
+frame k-1 as a small tree of operations (`delta`), which `apply` (and its twin in scorebook.js) turns
+back into frame k, sharing every unchanged part with frame k-1:
+
+- `["=", value]`: the new value;
+- `["o", {key: op}, [removed keys]]`: an object with some keys changed or removed;
+- `["a", keep, [items], {index: op}, tail]`: an array: the first `keep` items of the old one (those at the
+  given indices changed by their op), then `items`, then the last `tail` items of the old one — a grown
+  trace is its new points only, a tile taken out of the middle of a trace is a cut.
+
+The payload is that JSON gzipped and base64-encoded (the browser's DecompressionStream reads it): the
+differences of a board repeat a lot (a High Five pile reflows when a tile is added, so its coordinates
+change), which gzip takes out — 30–230 KB for a 500-event match instead of 0.4–3.6 MB.
+
+Frames are built from the viewer's replay (`viewed_replay`): a spectator's frames are drawn from the
+redacted states, exactly what the server used to send step by step, so nothing hidden is in them.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from plotly.utils import PlotlyJSONEncoder
+
+from dashboard.model import Replay, step_view
+from projections.timeline import Fold
+from recorder.facade import Scorebook
+
+Op = list[Any]
+
+
+def _size(value: Any) -> int:
+    return len(json.dumps(value, separators=(",", ":")))
+
+
+def delta(old: Any, new: Any) -> Op | None:
+    """The operation turning `old` into `new` (plain JSON values); None when they are equal."""
+    if old == new:
+        return None
+    if isinstance(old, dict) and isinstance(new, dict):
+        changed = {k: op for k, v in new.items() if (op := delta(old.get(k, _MISSING), v)) is not None}
+        removed = [k for k in old if k not in new]
+        return ["o", changed, removed]
+    if isinstance(old, list) and isinstance(new, list):
+        return _list_delta(old, new)
+    return ["=", new]
+
+
+class _Missing:
+    """A key absent from the old object: never equal to a value, and not a dict or a list."""
+
+    def __eq__(self, other: object) -> bool:
+        return other is self
+
+    def __hash__(self) -> int:
+        return 0
+
+
+_MISSING = _Missing()
+
+
+def _list_delta(old: list[Any], new: list[Any]) -> Op:
+    shorter = min(len(old), len(new))
+    prefix = 0
+    while prefix < shorter and old[prefix] == new[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < shorter - prefix and old[-1 - suffix] == new[-1 - suffix]:
+        suffix += 1
+    cut: Op = ["a", prefix, new[prefix:len(new) - suffix], {}, suffix]
+    patches = {str(i): op for i in range(prefix, shorter) if (op := delta(old[i], new[i])) is not None}
+    patched: Op = ["a", shorter, new[shorter:], patches, 0]
+    best = min((cut, patched, ["=", new]), key=_size)
+    return best
+
+
+def apply(old: Any, op: Op | None) -> Any:
+    """`old` changed by `op` (a new value; `old` is left as it was)."""
+    if op is None:
+        return old
+    kind = op[0]
+    if kind == "=":
+        return op[1]
+    if kind == "o":
+        out = dict(old)
+        for k, sub in op[1].items():
+            out[k] = apply(old.get(k), sub)
+        for k in op[2]:
+            out.pop(k, None)
+        return out
+    items = list(old[: op[1]])
+    for i, sub in op[3].items():
+        items[int(i)] = apply(items[int(i)], sub)
+    return items + list(op[2]) + (list(old[len(old) - op[4]:]) if op[4] else [])
+
+
+def step_frames(sb: Scorebook, replay: Replay, fold: Fold[Any] | None = None) -> list[dict[str, Any]]:
+    """Every step's frame (0 … N) as plain JSON values."""
+    from dashboard.pages.replay import render_parts  # the page draws one step the same way
+
+    fold = fold if fold is not None else sb.fold(replay.match_id)
+    out = []
+    for k in range(replay.seq + 1):
+        figure, panel, _label, score_text, now = render_parts(replay, step_view(sb, replay, k, fold))
+        out.append({"figure": figure, "panel": panel, "score": score_text, "now": now})
+    plain: list[dict[str, Any]] = json.loads(json.dumps(out, cls=PlotlyJSONEncoder))  # components → their JSON
+    return plain
+
+
+def encode(frames: Sequence[Mapping[str, Any]]) -> str:
+    """The page's payload: `{"first": frame 0, "deltas": [op of step 1, …]}` as compact JSON."""
+    deltas = [delta(a, b) for a, b in zip(frames, frames[1:], strict=False)]
+    return json.dumps({"first": frames[0], "deltas": deltas}, separators=(",", ":"))
+
+
+def pack(frames: Sequence[Mapping[str, Any]]) -> str:
+    """`encode`d, gzipped and base64-encoded: what the page's `replay-frames` store holds."""
+    return base64.b64encode(gzip.compress(encode(frames).encode(), compresslevel=6, mtime=0)).decode("ascii")
+
+
+def unpack(payload: str) -> str:
+    return gzip.decompress(base64.b64decode(payload)).decode()
+
+
+def decode(payload: str) -> list[Any]:
+    """The frames back from an `encode`d payload (what the page script does, for the tests)."""
+    data = json.loads(payload)
+    frames = [data["first"]]
+    for op in data["deltas"]:
+        frames.append(apply(frames[-1], op))
+    return frames
