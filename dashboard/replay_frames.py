@@ -29,17 +29,13 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from plotly.utils import PlotlyJSONEncoder
+from dash.development.base_component import Component
 
 from dashboard.model import Replay, step_view
 from projections.timeline import Fold
 from recorder.facade import Scorebook
 
 Op = list[Any]
-
-
-def _size(value: Any) -> int:
-    return len(json.dumps(value, separators=(",", ":")))
 
 
 def delta(old: Any, new: Any) -> Op | None:
@@ -77,10 +73,18 @@ def _list_delta(old: list[Any], new: list[Any]) -> Op:
     while suffix < shorter - prefix and old[-1 - suffix] == new[-1 - suffix]:
         suffix += 1
     cut: Op = ["a", prefix, new[prefix:len(new) - suffix], {}, suffix]
+    if not any(isinstance(v, dict | list) for v in new) and not any(isinstance(v, dict | list) for v in old):
+        # Points and labels: the cut never holds more items than the whole; index patches pay for
+        # themselves only when few items changed in place (each costs its index and an op).
+        changed = [i for i in range(prefix, shorter) if old[i] != new[i]]
+        if len(old) == len(new) and 4 * len(changed) < len(cut[2]):
+            return ["a", shorter, [], {str(i): ["=", new[i]] for i in changed}, 0]
+        return cut
+    if len(old) != len(new):  # traces or lines came or went: keep what is equal at both ends
+        return cut
+    # The same traces (lines, cards) changed in place: each by its own difference.
     patches = {str(i): op for i in range(prefix, shorter) if (op := delta(old[i], new[i])) is not None}
-    patched: Op = ["a", shorter, new[shorter:], patches, 0]
-    best = min((cut, patched, ["=", new]), key=_size)
-    return best
+    return ["a", shorter, [], patches, 0]
 
 
 def apply(old: Any, op: Op | None) -> Any:
@@ -111,9 +115,20 @@ def step_frames(sb: Scorebook, replay: Replay, fold: Fold[Any] | None = None) ->
     out = []
     for k in range(replay.seq + 1):
         figure, panel, _label, score_text, now = render_parts(replay, step_view(sb, replay, k, fold))
-        out.append({"figure": figure, "panel": panel, "score": score_text, "now": now})
-    plain: list[dict[str, Any]] = json.loads(json.dumps(out, cls=PlotlyJSONEncoder))  # components → their JSON
-    return plain
+        out.append({"figure": figure, "panel": plain(panel), "score": score_text, "now": plain(now)})
+    return out
+
+
+def plain(value: Any) -> Any:
+    """Dash components as the JSON Dash sends of them ({props, type, namespace}); other values as they are
+    (the boards' figures are plain JSON already)."""
+    if isinstance(value, Component):
+        return {**value.to_plotly_json(), "props": plain(value.to_plotly_json()["props"])}
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    return value
 
 
 def encode(frames: Sequence[Mapping[str, Any]]) -> str:

@@ -46,6 +46,8 @@
     return framesOf.ready;
   }
 
+  function afterPaint(fn) { window.requestAnimationFrame(function () { window.setTimeout(fn, 0); }); }
+
   /* A copy for Dash and plotly, which may write into what they are given; frames share their parts. */
   function copy(value) { return JSON.parse(JSON.stringify(value)); }
 
@@ -174,10 +176,14 @@
           state.step = k;
           state.requested = null;
         }
-        var url = new URL(window.location.href);
-        url.searchParams.set("step", String(k));
-        window.history.replaceState(window.history.state, "", url.pathname + url.search);
-        markRow(k, 0);
+        /* after the board is painted: marking the row lays out the whole event list */
+        afterPaint(function () {
+          if (state.step !== k) { return; }  /* stepped on meanwhile: that step marks its own */
+          var url = new URL(window.location.href);
+          url.searchParams.set("step", String(k));
+          window.history.replaceState(window.history.state, "", url.pathname + url.search);
+          markRow(k, 0);
+        });
         return k;
       }
   };
