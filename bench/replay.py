@@ -4,11 +4,12 @@ against the page that asked the server for every step (the reference), measured 
 For each game a 500-event match (the first 500 events of a seeded random match: in progress, so a
 spectator's page is redacted) is stored.
 
-- page weight: what the page carries so that stepping needs no server (dashboard/replay_frames.py): the
-  payload as sent (gzipped JSON of the differences, base64), the differences' JSON unzipped, and every
-  frame whole (what sending the frames as they are would weigh); the route answer's size; `open`: the
-  page built on a store with nothing cached (the fold from the database, the replay model, the page at
-  step 0, every step's frame);
+- page weight: what the page gets right after it is shown so that stepping needs no server
+  (dashboard/replay_frames.py): the payload as sent (gzipped JSON of the differences, base64), the
+  differences' JSON unzipped, and every frame whole (what sending the frames as they are would weigh);
+  the route answer's size (the page itself, with its event list); `open`: the page built on a store with
+  nothing cached (the fold from the database, the replay model, the page at step 0); `frames`: drawing
+  and packing every step's frame (the second callback, once per match version and viewer);
 - `server step`: `render_step`, drawing one step on the server (what the old page's callback did);
 - browser: Debian's headless Chromium (Playwright) opens the page at step 200 and presses → 50 times,
   each timed from the key press to the painted board (bench/step_timer.py). The same is done, in
@@ -120,12 +121,17 @@ def weights(logs: dict[str, list[dict[str, Any]]]) -> list[tuple[Any, ...]]:
                     "state": [{"id": "url", "property": "search", "value": ""}], "changedPropIds": ["url.pathname"]}
             answer = client.post("/_dash-update-component", json=body)
             assert answer.status_code == 200, answer.text
+            frames_body = {"output": "replay-frames.data", "outputs": {"id": "replay-frames", "property": "data"},
+                           "inputs": [{"id": "replay-meta", "property": "data", "value": {"match_id": match_id}}],
+                           "changedPropIds": ["replay-meta.data"]}
+            frames_answer = client.post("/_dash-update-component", json=frames_body)
+            assert frames_answer.status_code == 200, frames_answer.text
             open_ms = []
             for _ in range(3):
                 t = time.perf_counter()
                 layout(Scorebook.from_engine(sb.engine), ReplayCache(), match_id, "")  # nothing cached
                 open_ms.append((time.perf_counter() - t) * 1000)
-            packed = _frames_payload(answer.json())
+            packed = frames_answer.json()["response"]["replay-frames"]["data"]
             spectator = sb.view(match_id, reader(None))  # the route answer's viewer: no session
             replay = ReplayCache().replay(sb, match_id, view=spectator)
             frames_ms = _timed(lambda _: pack(step_frames(sb, replay)), [0, 1, 2])  # noqa: B023 (called at once)
@@ -139,25 +145,6 @@ def weights(logs: dict[str, list[dict[str, Any]]]) -> list[tuple[Any, ...]]:
                          statistics.median(open_ms), statistics.median(frames_ms), statistics.median(server_ms)))
         sb.close()
     return rows
-
-
-def _frames_payload(answer: Any) -> str:
-    found: list[str] = []
-
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            props = node.get("props")
-            if isinstance(props, dict) and props.get("id") == "replay-frames":
-                found.append(props["data"])
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    walk(answer)
-    assert len(found) == 1
-    return found[0]
 
 
 @contextmanager
@@ -232,7 +219,9 @@ def browser(logs: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, list[f
                             page = chromium.new_page(viewport={"width": 1500, "height": 1050})
                             page.goto(f"{url}/matches/{ids[game]}?step={START}")
                             page.wait_for_selector("#board .js-plotly-plot .main-svg")
-                            page.wait_for_timeout(500)  # the page settles (its frames decoded)
+                            if name == "browser":
+                                page.wait_for_selector("#replay-controls[data-frames=ready]")
+                            page.wait_for_timeout(300)  # the page settles
                             times[name][game].extend(time_steps(page, PRESSES))
                             page.close()
                 chromium.close()
@@ -250,8 +239,8 @@ def main() -> bool:
     logs = {game: long_log(game) for game in OPTIONS}
     print(f"Replay stepping on {STEPS}-event matches (in progress, seen by a spectator)")
     print("Page weight, KB: the frames payload as sent (gzip+base64), its differences unzipped, every frame "
-          "whole; the route answer. Times in ms: open = the page built on a fresh store; frames = its part "
-          "drawing and packing every step; server step = render_step, one step drawn on the server")
+          "whole; the route answer. Times in ms: open = the page built on a fresh store; frames = drawing "
+          "and packing every step (once); server step = render_step, one step drawn on the server")
     head: tuple[str, ...] = ("game", "sent KB", "diffs KB", "whole KB", "answer KB", "open ms", "frames ms",
                              "server step")
     print("  ".join(f"{h:>11}" for h in head))

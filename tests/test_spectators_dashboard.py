@@ -17,7 +17,7 @@ from recorder.facade import Scorebook
 from recorder.server import build_app
 from recorder.sessions import SESSION_COOKIE
 from tests.hidden_tiles import in_progress_log, leaks, secret_tiles
-from tests.replay_payload import split_frames
+from tests.replay_payload import frames_request, split_frames
 
 PLAYERS = [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}, {"id": "cy", "name": "Cy"}]
 PAD_OUTPUTS = ["pad-ack.data", "pad-echo.children", "pad-echo.className", "move-input.value", "pad-meta.data",
@@ -60,11 +60,13 @@ class Dashboard:
                     "changedPropIds": ["url.pathname"]}
             r = client.post("/_dash-update-component", json=body)
             assert r.status_code == 200, r.text
-            route, frames = split_frames(r.text)
-            out[f"route {path}{search}"] = route
-            assert len(frames) == (self.n + 1 if path.startswith("/matches/") else 0)
-            for step, frame in enumerate(frames):  # what the browser steps through, without asking again
-                out[f"frame {step}"] = frame
+            out[f"route {path}{search}"] = r.text
+        r = client.post("/_dash-update-component", json=frames_request(self.match_id, self.n))
+        assert r.status_code == 200, r.text
+        out["frames"], frames = split_frames(r.text)
+        assert len(frames) == self.n + 1
+        for step, frame in enumerate(frames):  # what the browser steps through, without asking again
+            out[f"frame {step}"] = frame
         pad_meta = {"match_id": self.match_id, "seq": self.n, "game": self.game.name}
         body = {**_outputs(PAD_OUTPUTS),
                 "inputs": [{"id": "pad-send", "property": "data", "value": None},

@@ -1,11 +1,12 @@
 """The replay page: a match step by step — board, scores, the event list and the hash-chain check.
 
 The step lives in the URL (`/matches/<id>?step=k`), so a link shows the same position. The page is drawn
-at that step by the server, and carries every step's frame for its viewer (dashboard/replay_frames.py:
-compact differences, built once per match version and view); stepping (the buttons, ←/→/Home/End, the
-slider, autoplay, "next bonus", an event row) runs in the browser and draws frame k there
-(assets/scorebook.js `step`): no server round trip. A spectator's frames are drawn from the redacted
-states, so nothing hidden reaches the browser.
+at that step by the server; right after, one more callback (`load_frames`) brings every step's frame for
+the viewer (dashboard/replay_frames.py: compact differences, built once per match version and view, so
+opening the page costs no more than before). Stepping (the buttons, ←/→/Home/End, the slider, autoplay,
+"next bonus", an event row) runs in the browser and draws frame k there (assets/scorebook.js `step`): no
+server round trip. A spectator's frames are drawn from the redacted states, so nothing hidden reaches
+the browser.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from html import escape
 from typing import Any
 from urllib.parse import parse_qs
 
-from dash import ClientsideFunction, Dash, Input, Output, Patch, State, dcc, html
+from dash import ClientsideFunction, Dash, Input, Output, Patch, State, dcc, html, no_update
 
 from dashboard.boards import board_figure, player_lines
 from dashboard.charts import score_chart, step_marker
@@ -75,11 +76,10 @@ def layout(sb: Scorebook, cache: ReplayCache, match_id: str, search: str | None)
     superseded = [r.seq for r in replay.rows if r.superseded_by]
     scoring_bonus = [s for s in replay.bonus_steps if any(replay.rows[s - 1].points.values())]
     figure, panel, step_label, score_text, now = render_parts(replay, view)
-    frames = cache.frames(replay, lambda: pack(step_frames(sb, replay)))
     return html.Div(className="page replay", children=[
         dcc.Store(id="replay-meta", data={"match_id": match_id, "n": replay.seq, "bonus": list(replay.bonus_steps),
                                           "marker": step_marker(0)[0]}),
-        dcc.Store(id="replay-frames", data=frames),
+        dcc.Store(id="replay-frames"),
         dcc.Store(id="replay-frames-ready"),
         dcc.Store(id="replay-sync"),
         dcc.Interval(id="replay-autoplay", interval=AUTOPLAY_MS, disabled=True),
@@ -289,7 +289,16 @@ def register(app: Dash, sb: Scorebook, cache: ReplayCache) -> None:
         Output("event-now", "children"),
         Output("score-chart", "figure"),
         Input("replay-slider", "value"),
-        State("replay-frames", "data"),
+        Input("replay-frames", "data"),
         State("replay-meta", "data"),
         prevent_initial_call=True,
     )
+
+    @app.callback(Output("replay-frames", "data"), Input("replay-meta", "data"))
+    def load_frames(meta: Mapping[str, Any]) -> Any:
+        """Every step's frame for this viewer, asked once when the page is shown."""
+        try:
+            replay = viewed_replay(sb, cache, meta["match_id"])
+        except StoreError:  # gone, or its chain broke since the page was drawn: it keeps the step it shows
+            return no_update
+        return cache.frames(replay, lambda: pack(step_frames(sb, replay)))

@@ -59,7 +59,7 @@ def test_fifty_steps_of_a_500_event_match_each_show_the_right_step_without_askin
     start = 200
     n = open_replay(page, live_server, match_id, f"?step={start}")
     assert n == 500
-    page.wait_for_timeout(300)  # the frames are decoded (the first step would wait for them otherwise)
+    page.wait_for_selector("#replay-controls[data-frames=ready]")  # the frames are here and decoded
     calls = server_calls(page)
 
     def check(k: int) -> None:

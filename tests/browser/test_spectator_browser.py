@@ -45,6 +45,7 @@ def test_a_spectator_stepping_through_a_match_in_progress_never_receives_a_hidde
     match_id = _import(live_server.sb, log)
     bodies = capture(page)
     n = open_replay(page, live_server, match_id, "?step=3")
+    page.wait_for_selector("#replay-controls[data-frames=ready]")  # the page and its frames are here
     asked = len(bodies)
     for k in range(4, min(n, 16) + 1):
         page.keyboard.press("ArrowRight")
