@@ -100,7 +100,7 @@ def weights(logs: dict[str, list[dict[str, Any]]]) -> list[tuple[Any, ...]]:
     from fastapi.testclient import TestClient
 
     from dashboard.model import ReplayCache
-    from dashboard.pages.replay import layout, render_step
+    from dashboard.pages.replay import layout, render_parts, render_step
     from dashboard.replay_frames import encode, pack, step_frames, unpack
     from recorder import Scorebook
     from recorder.logfile import import_lines
@@ -134,8 +134,8 @@ def weights(logs: dict[str, list[dict[str, Any]]]) -> list[tuple[Any, ...]]:
             packed = frames_answer.json()["response"]["replay-frames"]["data"]
             spectator = sb.view(match_id, reader(None))  # the route answer's viewer: no session
             replay = ReplayCache().replay(sb, match_id, view=spectator)
-            frames_ms = _timed(lambda _: pack(step_frames(sb, replay)), [0, 1, 2])  # noqa: B023 (called at once)
-            frames = step_frames(sb, replay)
+            frames_ms = _timed(lambda _: pack(step_frames(sb, replay, render_parts)), [0, 1, 2])  # noqa: B023 (called at once)
+            frames = step_frames(sb, replay, render_parts)
             whole = len(json.dumps(frames, separators=(",", ":")))
             assert unpack(packed) == encode(frames)
             cache = ReplayCache()

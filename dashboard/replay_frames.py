@@ -26,12 +26,12 @@ from __future__ import annotations
 import base64
 import gzip
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from dash.development.base_component import Component
 
-from dashboard.model import Replay, step_view
+from dashboard.model import Replay, StepView, step_view
 from projections.timeline import Fold
 from recorder.facade import Scorebook
 
@@ -107,14 +107,15 @@ def apply(old: Any, op: Op | None) -> Any:
     return items + list(op[2]) + (list(old[len(old) - op[4]:]) if op[4] else [])
 
 
-def step_frames(sb: Scorebook, replay: Replay, fold: Fold[Any] | None = None) -> list[dict[str, Any]]:
-    """Every step's frame (0 … N) as plain JSON values."""
-    from dashboard.pages.replay import render_parts  # the page draws one step the same way
-
+def step_frames(
+    sb: Scorebook, replay: Replay, draw: Callable[[Replay, StepView], tuple[Any, ...]], fold: Fold[Any] | None = None
+) -> list[dict[str, Any]]:
+    """Every step's frame (0 … N) as plain JSON values, each step drawn by `draw` (the page's `render_parts`:
+    board figure, panel, label, score text, the event's words)."""
     fold = fold if fold is not None else sb.fold(replay.match_id)
     out = []
     for k in range(replay.seq + 1):
-        figure, panel, _label, score_text, now = render_parts(replay, step_view(sb, replay, k, fold))
+        figure, panel, _label, score_text, now = draw(replay, step_view(sb, replay, k, fold))
         out.append({"figure": figure, "panel": plain(panel), "score": score_text, "now": plain(now)})
     return out
 

@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from dashboard.model import ReplayCache
-from dashboard.pages.replay import render_step, viewed_replay
+from dashboard.pages.replay import render_parts, render_step, viewed_replay
 from dashboard.replay_frames import apply, decode, delta, pack, plain, step_frames, unpack
 from projections.registry import GAME_NAMES, get_game
 from recorder.facade import Scorebook
@@ -30,7 +30,7 @@ def test_every_frame_is_what_the_server_draws_for_its_step(scorebook: Scorebook,
     match_id = str(scorebook.import_log(import_lines(log), "desk")["match_id"])
     cache = ReplayCache()
     replay = viewed_replay(scorebook, cache, match_id)  # no session: a spectator, as render_step draws it
-    frames = decode(unpack(pack(step_frames(scorebook, replay))))
+    frames = decode(unpack(pack(step_frames(scorebook, replay, render_parts))))
     assert len(frames) == replay.seq + 1 == len(log) + 1
     for k, frame in enumerate(frames):
         figure, panel, label, score_text, now, _ = render_step(scorebook, cache, match_id, k)

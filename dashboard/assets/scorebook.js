@@ -144,8 +144,8 @@
           return [none, none, none, none, none, none];
         }
         return frames(packed).then(function (all) {
-          var f = all[k];
-          /* new trace objects over the shared arrays: plotly redraws only the traces whose arrays changed */
+          var f = all[Math.min(k, all.length - 1)];  /* fewer if the stored rows broke since the page was drawn */
+          /* new trace objects over the shared arrays (plotly compares arrays by identity: no deep diffing) */
           var data = f.figure.data.map(function (t) { return Object.assign({}, t); });
           var figure = { data: data, layout: copy(f.figure.layout) };
           var line = Object.assign({}, m.marker, { x0: k, x1: k });

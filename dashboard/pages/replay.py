@@ -301,4 +301,4 @@ def register(app: Dash, sb: Scorebook, cache: ReplayCache) -> None:
             replay = viewed_replay(sb, cache, meta["match_id"])
         except StoreError:  # gone, or its chain broke since the page was drawn: it keeps the step it shows
             return no_update
-        return cache.frames(replay, lambda: pack(step_frames(sb, replay)))
+        return cache.frames(replay, lambda: pack(step_frames(sb, replay, render_parts)))
