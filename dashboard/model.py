@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,6 +76,9 @@ class ReplayCache:
     def __init__(self, size: int = 32) -> None:
         self._items: OrderedDict[tuple[str, View], Replay] = OrderedDict()
         self._facts: OrderedDict[tuple[str, int], MatchFacts] = OrderedDict()
+        # The browser's frames of a replay (dashboard/replay_frames.py), kept with the replay they were drawn
+        # from: a few hundred KB each, so fewer of them.
+        self._frames: OrderedDict[tuple[str, View], tuple[Replay, str]] = OrderedDict()
         self._size = size
         self._lock = threading.Lock()
 
@@ -102,6 +105,23 @@ class ReplayCache:
             while len(self._items) > self._size:
                 self._items.popitem(last=False)
         return replay
+
+    def frames(self, replay: Replay, build: Callable[[], str], size: int = 8) -> str:
+        """The frames payload of `replay`, built by `build` once for that replay (a grown or re-checked match
+        is a new replay)."""
+        key = (replay.match_id, replay.view)
+        with self._lock:
+            hit = self._frames.get(key)
+            if hit is not None and hit[0] is replay:
+                self._frames.move_to_end(key)
+                return hit[1]
+        payload = build()
+        with self._lock:
+            self._frames[key] = (replay, payload)
+            self._frames.move_to_end(key)
+            while len(self._frames) > size:
+                self._frames.popitem(last=False)
+        return payload
 
     def facts(self, sb: Scorebook, summary: Mapping[str, Any]) -> MatchFacts:
         key = (summary["match_id"], summary["seq"])

@@ -24,6 +24,7 @@ from recorder.demo import PLAYERS, record_demo
 from recorder.facade import Scorebook
 from recorder.logfile import NewEvent, import_lines
 from recorder.server import build_app
+from tests.replay_payload import frames_request, split_frames
 
 
 def random_fold(game: str, seed: int = 3, players: int = 3) -> Fold:
@@ -229,16 +230,17 @@ def test_one_app_serves_the_api_and_the_dashboard(demo_store: Scorebook) -> None
     assert client.get("/assets/scorebook.js").status_code == 200
     match_id = first_match(demo_store, "high-five")
     n = demo_store.fold(match_id).seq
-    outputs = ["board.figure", "player-panel.children", "step-label.children", "score-text.children",
-               "event-now.children", "score-chart.figure"]
+    # The replay page at step 7, then every step's frame (the browser steps without the server).
     body = {
-        "output": ".." + "...".join(outputs) + "..",
-        "outputs": [{"id": o.split(".")[0], "property": o.split(".")[1]} for o in outputs],
-        "inputs": [{"id": "replay-slider", "property": "value", "value": 7}],
-        "state": [{"id": "replay-meta", "property": "data", "value": {"match_id": match_id, "n": n, "bonus": []}}],
-        "changedPropIds": ["replay-slider.value"],
+        "output": "..page.children...whoami.children..",
+        "outputs": [{"id": "page", "property": "children"}, {"id": "whoami", "property": "children"}],
+        "inputs": [{"id": "url", "property": "pathname", "value": f"/matches/{match_id}"}],
+        "state": [{"id": "url", "property": "search", "value": "?step=7"}],
+        "changedPropIds": ["url.pathname"],
     }
     r = client.post("/_dash-update-component", json=body)
     assert r.status_code == 200, r.text
-    answer = json.loads(r.text)["response"]
-    assert answer["step-label"]["children"] == f"Step 7 of {n}"
+    assert f"Step 7 of {n}" in json.dumps(json.loads(r.text)["response"]["page"])
+    r = client.post("/_dash-update-component", json=frames_request(match_id, n))
+    assert r.status_code == 200, r.text
+    assert len(split_frames(r.text)[1]) == n + 1

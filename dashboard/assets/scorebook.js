@@ -1,9 +1,55 @@
-/* Scorebook replay: stepping runs here in the browser and only sets the slider's value; the server
- * draws the step. Keys: ←/→ previous/next, Home/End first/last (not while typing or on the slider,
- * which handles its own keys). Clicking an event row goes to that step. */
+/* Scorebook replay: stepping runs here in the browser, with no server round trip. The page holds every
+ * step's frame (board figure, player panel, score text, the event's words) as compact differences
+ * (dashboard/replay_frames.py: gzipped, base64); `step` draws frame k from them. Keys: ←/→
+ * previous/next, Home/End first/last (not while typing or on the slider, which handles its own keys).
+ * Clicking an event row goes to that step. */
 (function () {
   "use strict";
   var state = { step: 0, requested: null };
+  var framesOf = { packed: null, ready: null };  /* the decoded frames of the page's payload */
+
+  /* `old` changed by `op` (replay_frames.apply's twin): a new value sharing every unchanged part. */
+  function apply(old, op) {
+    if (op === null || op === undefined) { return old; }
+    var kind = op[0], out, k;
+    if (kind === "=") { return op[1]; }
+    if (kind === "o") {
+      out = {};
+      for (k in old) { if (Object.prototype.hasOwnProperty.call(old, k)) { out[k] = old[k]; } }
+      for (k in op[1]) { out[k] = apply(old ? old[k] : undefined, op[1][k]); }
+      for (var r = 0; r < op[2].length; r++) { delete out[op[2][r]]; }
+      return out;
+    }
+    out = old.slice(0, op[1]);
+    for (k in op[3]) { out[Number(k)] = apply(out[Number(k)], op[3][k]); }
+    for (var i = 0; i < op[2].length; i++) { out.push(op[2][i]); }
+    for (var j = old.length - op[4]; op[4] && j < old.length; j++) { out.push(old[j]); }
+    return out;
+  }
+
+  function gunzip(packed) {
+    var bytes = Uint8Array.from(atob(packed), function (c) { return c.charCodeAt(0); });
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream).text();
+  }
+
+  /* Every frame, decoded once per payload (a promise: the first step may come before it is ready). */
+  function frames(packed) {
+    if (framesOf.packed !== packed) {
+      framesOf.packed = packed;
+      framesOf.ready = gunzip(packed).then(function (text) {
+        var data = JSON.parse(text), out = [data.first];
+        for (var i = 0; i < data.deltas.length; i++) { out.push(apply(out[i], data.deltas[i])); }
+        return out;
+      });
+    }
+    return framesOf.ready;
+  }
+
+  function afterPaint(fn) { window.requestAnimationFrame(function () { window.setTimeout(fn, 0); }); }
+
+  /* A copy for Dash and plotly, which may write into what they are given; frames share their parts. */
+  function copy(value) { return JSON.parse(JSON.stringify(value)); }
 
   function meta() {
     var el = document.getElementById("replay-controls");
@@ -80,6 +126,33 @@
 
   window.dash_clientside = window.dash_clientside || {};
   window.dash_clientside.scorebook = {
+      /* Start decoding the frames as soon as the page has them (the server sends them right after the page). */
+      prepare: function (packed) {
+        if (typeof packed === "string") {
+          frames(packed).then(function () {  /* a mark for the tests and the bench: stepping is local now */
+            var el = document.getElementById("replay-controls");
+            if (el) { el.setAttribute("data-frames", "ready"); }
+          });
+        }
+        return window.dash_clientside.no_update;
+      },
+      /* The step changed (any way): draw its frame — board, panel, label, scores, event, chart marker. */
+      step: function (value, packed, m) {
+        var k = Math.max(0, Math.min(m.n, Number(value) || 0));
+        if (typeof packed !== "string") {  /* not here yet: drawn when they arrive (an input of this) */
+          var none = window.dash_clientside.no_update;
+          return [none, none, none, none, none, none];
+        }
+        return frames(packed).then(function (all) {
+          var f = all[Math.min(k, all.length - 1)];  /* fewer if the stored rows broke since the page was drawn */
+          /* new trace objects over the shared arrays (plotly compares arrays by identity: no deep diffing) */
+          var data = f.figure.data.map(function (t) { return Object.assign({}, t); });
+          var figure = { data: data, layout: copy(f.figure.layout) };
+          var line = Object.assign({}, m.marker, { x0: k, x1: k });
+          var marker = new window.dash_clientside.Patch().assign(["layout", "shapes", 0], line);
+          return [figure, copy(f.panel), "Step " + k + " of " + m.n, f.score, copy(f.now), marker.build()];
+        });
+      },
       /* Autoplay ticks and "Play" at the end (which starts over). */
       navigate: function (_play, _tick, value, m) {
         var id = window.dash_clientside.callback_context.triggered_id;
@@ -112,10 +185,14 @@
           state.step = k;
           state.requested = null;
         }
-        var url = new URL(window.location.href);
-        url.searchParams.set("step", String(k));
-        window.history.replaceState(window.history.state, "", url.pathname + url.search);
-        markRow(k, 0);
+        /* after the board is painted: marking the row lays out the whole event list */
+        afterPaint(function () {
+          if (state.step !== k) { return; }  /* stepped on meanwhile: that step marks its own */
+          var url = new URL(window.location.href);
+          url.searchParams.set("step", String(k));
+          window.history.replaceState(window.history.state, "", url.pathname + url.search);
+          markRow(k, 0);
+        });
         return k;
       }
   };

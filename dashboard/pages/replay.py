@@ -1,8 +1,12 @@
 """The replay page: a match step by step — board, scores, the event list and the hash-chain check.
 
-The step lives in the URL (`/matches/<id>?step=k`), so a link shows the same position. Stepping (the
-buttons, ←/→/Home/End, autoplay, "next bonus") runs in the browser and only sets the slider; the one
-server callback draws step k from the store's cached fold (`render_step`: a lookup, never a refold).
+The step lives in the URL (`/matches/<id>?step=k`), so a link shows the same position. The page is drawn
+at that step by the server; right after, one more callback (`load_frames`) brings every step's frame for
+the viewer (dashboard/replay_frames.py: compact differences, built once per match version and view, so
+opening the page costs no more than before). Stepping (the buttons, ←/→/Home/End, the slider, autoplay,
+"next bonus", an event row) runs in the browser and draws frame k there (assets/scorebook.js `step`): no
+server round trip. A spectator's frames are drawn from the redacted states, so nothing hidden reaches
+the browser.
 """
 
 from __future__ import annotations
@@ -12,12 +16,13 @@ from html import escape
 from typing import Any
 from urllib.parse import parse_qs
 
-from dash import ClientsideFunction, Dash, Input, Output, Patch, State, dcc, html
+from dash import ClientsideFunction, Dash, Input, Output, Patch, State, dcc, html, no_update
 
 from dashboard.boards import board_figure, player_lines
 from dashboard.charts import score_chart, step_marker
 from dashboard.model import Replay, ReplayCache, StepView, clamp_step, points_text, step_view
 from dashboard.pages.signin import principal
+from dashboard.replay_frames import pack, step_frames
 from dashboard.theme import seat_colours
 from projections.registry import game_title, get_game
 from recorder.errors import ChainBroken, StoreError
@@ -72,7 +77,10 @@ def layout(sb: Scorebook, cache: ReplayCache, match_id: str, search: str | None)
     scoring_bonus = [s for s in replay.bonus_steps if any(replay.rows[s - 1].points.values())]
     figure, panel, step_label, score_text, now = render_parts(replay, view)
     return html.Div(className="page replay", children=[
-        dcc.Store(id="replay-meta", data={"match_id": match_id, "n": replay.seq, "bonus": list(replay.bonus_steps)}),
+        dcc.Store(id="replay-meta", data={"match_id": match_id, "n": replay.seq, "bonus": list(replay.bonus_steps),
+                                          "marker": step_marker(0)[0]}),
+        dcc.Store(id="replay-frames"),
+        dcc.Store(id="replay-frames-ready"),
         dcc.Store(id="replay-sync"),
         dcc.Interval(id="replay-autoplay", interval=AUTOPLAY_MS, disabled=True),
         html.Div(className="replay-head", children=[
@@ -225,7 +233,8 @@ def render_parts(replay: Replay, view: StepView) -> tuple[dict[str, Any], Any, s
 
 
 def render_step(sb: Scorebook, cache: ReplayCache, match_id: str, step: int) -> tuple[Any, ...]:
-    """The step-change callback's work: everything that changes with the step (see `bench`)."""
+    """Everything that changes with the step, drawn on the server as the page's frames are (the page steps in
+    the browser; the tests and `bench` compare against it)."""
     fold = sb.fold(match_id)  # the store's cached fold: every state is kept
     replay = viewed_replay(sb, cache, match_id, fold)
     view = step_view(sb, replay, step, fold)
@@ -266,8 +275,13 @@ def register(app: Dash, sb: Scorebook, cache: ReplayCache) -> None:
         Input("replay-slider", "value"),
         State("replay-meta", "data"),
     )
-
-    @app.callback(
+    app.clientside_callback(
+        ClientsideFunction(namespace="scorebook", function_name="prepare"),
+        Output("replay-frames-ready", "data"),
+        Input("replay-frames", "data"),
+    )
+    app.clientside_callback(
+        ClientsideFunction(namespace="scorebook", function_name="step"),
         Output("board", "figure"),
         Output("player-panel", "children"),
         Output("step-label", "children"),
@@ -275,8 +289,16 @@ def register(app: Dash, sb: Scorebook, cache: ReplayCache) -> None:
         Output("event-now", "children"),
         Output("score-chart", "figure"),
         Input("replay-slider", "value"),
+        Input("replay-frames", "data"),
         State("replay-meta", "data"),
         prevent_initial_call=True,
     )
-    def on_step(step: Any, meta: Mapping[str, Any]) -> tuple[Any, ...]:
-        return render_step(sb, cache, meta["match_id"], clamp_step(step, meta["n"]))
+
+    @app.callback(Output("replay-frames", "data"), Input("replay-meta", "data"))
+    def load_frames(meta: Mapping[str, Any]) -> Any:
+        """Every step's frame for this viewer, asked once when the page is shown."""
+        try:
+            replay = viewed_replay(sb, cache, meta["match_id"])
+        except StoreError:  # gone, or its chain broke since the page was drawn: it keeps the step it shows
+            return no_update
+        return cache.frames(replay, lambda: pack(step_frames(sb, replay, render_parts)))

@@ -1,6 +1,7 @@
 """Issue 11, defect 4, in a real browser: a spectator steps through a match in progress and no answer the
-page receives (the route's and every step's `/_dash-update-component` answer) names a hidden tile, nor
-does the page's text; a referee's session gets the tiles in the event list."""
+page receives (the route's `/_dash-update-component` answer, with every step's frame it carries: stepping
+asks the server nothing more) names a hidden tile, nor does the page's text; a referee's session gets the
+tiles in the event list."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from recorder.demo import PLAYERS
 from tests.browser.conftest import LiveServer, _import
 from tests.browser.test_dashboard_browser import open_replay, wait_step
 from tests.hidden_tiles import in_progress_log, leaks, secret_tiles
+from tests.replay_payload import split_frames
 
 pytestmark = pytest.mark.browser
 
@@ -43,14 +45,22 @@ def test_a_spectator_stepping_through_a_match_in_progress_never_receives_a_hidde
     match_id = _import(live_server.sb, log)
     bodies = capture(page)
     n = open_replay(page, live_server, match_id, "?step=3")
+    page.wait_for_selector("#replay-controls[data-frames=ready]")  # the page and its frames are here
+    asked = len(bodies)
     for k in range(4, min(n, 16) + 1):
         page.keyboard.press("ArrowRight")
         wait_step(page, k, n)
     page.keyboard.press("End")
     wait_step(page, n, n)
-    assert len(bodies) >= 10
+    assert len(bodies) == asked, "a step asked the server"
+    frames = []
     for body in bodies:
-        assert not leaks(body, secret), f"{game}: a callback answer names {leaks(body, secret)}"
+        text, carried = split_frames(body)
+        frames.extend(carried)
+        assert not leaks(text, secret), f"{game}: a callback answer names {leaks(text, secret)}"
+    assert len(frames) == n + 1
+    for k, frame in enumerate(frames):
+        assert not leaks(frame, secret), f"{game}: the frame of step {k} names {leaks(frame, secret)}"
     assert not leaks(page.inner_text("body"), secret)
     assert not leaks(json.dumps(page.evaluate("() => document.body.innerHTML")), secret)
 
