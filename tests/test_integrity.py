@@ -256,3 +256,16 @@ def test_no_read_fails_on_any_row_in_the_middle_of_a_match(scorebook: Scorebook,
         page = replay_page.layout(sb, ReplayCache(), match_id, "?step=5")
         assert "chain broken at seq 3" in chain_line(page) and find(page, "replay-meta").data["n"] == 2
     assert restarted(scorebook).scores(match_id)["seq"] == 2
+
+
+def test_a_break_behind_a_snapshot_is_found_by_the_replay_page_and_the_read_model(scorebook: Scorebook) -> None:
+    sb = Scorebook(EventStore(scorebook.engine, snapshot_every=2, snapshot_secret="test-secret"))
+    match_id = five_events(sb)  # snapshots at seqs 2 and 4
+    tamper(sb.engine, EDITS["edited"][0].replace("seq = 4", "seq = 3"), m=match_id,
+           d='{"player": "ann", "hat": 1, "to": "off"}')
+    for fresh in (Scorebook(EventStore(sb.engine, snapshot_every=2, snapshot_secret="test-secret")) for _ in range(2)):
+        page = replay_page.layout(fresh, ReplayCache(), match_id, "?step=5")
+        assert "chain broken at seq 3" in chain_line(page) and find(page, "replay-meta").data["n"] == 2
+    reader = Scorebook(EventStore(sb.engine, snapshot_every=2, snapshot_secret="test-secret"))
+    (facts,) = [f for f in reader.facts() if f.match_id == match_id]
+    assert facts.events == 2  # the read model counts what verifies, up to the break

@@ -43,8 +43,15 @@ def viewed_replay(
 ) -> Replay:
     """The match's replay as the request's viewer (its sign-in session) may see it: a spectator of a match
     in progress gets the events told and the states drawn without the hidden tiles."""
-    fold = fold if fold is not None else sb.fold(match_id)
-    return cache.replay(sb, match_id, fold, sb.view(match_id, reader(principal(sb))), check)
+    view = sb.view(match_id, reader(principal(sb)))
+    try:
+        return cache.replay(sb, match_id, fold if fold is not None else sb.fold(match_id), view, check)
+    except ChainBroken as e:
+        # A fold resumed from a snapshot meets a break before it only when the replay looks back; the store
+        # then stops using that match's snapshots, and the fold from the log stops at the break.
+        if e.seq <= 1 or fold is not None:
+            raise
+        return cache.replay(sb, match_id, sb.fold(match_id), view, check)
 
 
 def layout(sb: Scorebook, cache: ReplayCache, match_id: str, search: str | None) -> html.Div:
