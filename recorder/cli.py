@@ -360,7 +360,7 @@ def demo(
 
 @app.command()
 def rebuild(
-    name: Annotated[str, typer.Argument(help="The read model: match_facts, or all")] = "all",
+    name: Annotated[str, typer.Argument(help="The read model: match_facts, snapshots, or all")] = "all",
     resume: Annotated[bool, typer.Option(help="Carry on from where an interrupted rebuild stopped")] = False,
     db: Db = None,
 ) -> None:

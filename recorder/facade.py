@@ -50,6 +50,7 @@ from recorder.logfile import (
 from recorder.migrate import behind_head, upgrade
 from recorder.projector import PROJECTIONS, FactsProjector, Progress
 from recorder.sessions import Sessions, SignedIn
+from recorder.snapshots import SNAPSHOTS
 from recorder.store import EventStore, ImportSource
 from recorder.tables import Match, StoredEvent
 from recorder.visibility import EVERYTHING, Viewer, redacted_matches, sees_everything_always, view_of
@@ -263,10 +264,26 @@ class Scorebook:
         return self.projector.facts(game)
 
     def rebuild(self, name: str = "all", progress: Progress | None = None, resume: bool = False) -> int:
-        """Recompute a read model (`match_facts`, or "all") from the log; see `FactsProjector.rebuild`."""
-        if name not in ("all", *PROJECTIONS):
-            raise BadRequest(f"no read model {name!r}; choose from all, {', '.join(PROJECTIONS)}")
-        return self.projector.rebuild(progress, resume)
+        """Recompute a read model from the log: `match_facts` (see `FactsProjector.rebuild`), `snapshots`
+        (recorder/snapshot_rebuild.py), or "all". Returns the global position the read models now hold."""
+        if name not in ("all", *PROJECTIONS, SNAPSHOTS):
+            raise BadRequest(f"no read model {name!r}; choose from all, {', '.join((*PROJECTIONS, SNAPSHOTS))}")
+        if name in ("all", SNAPSHOTS):
+            from recorder.snapshot_rebuild import rebuild_snapshots
+
+            head, done = self.projector.head(), 0
+
+            def matches_done(events: int) -> None:
+                nonlocal done
+                done += events
+                if progress is not None:
+                    progress(min(done, head), head)
+
+            rebuild_snapshots(self.engine, progress=matches_done, every=self.store.snapshot_every,
+                              secret=self.store.snapshot_secret)
+        if name in ("all", *PROJECTIONS):
+            return self.projector.rebuild(progress, resume)
+        return self.projector.head()
 
     def summary(self, match_id: str) -> dict[str, Any]:
         return self.store.summary(match_id)

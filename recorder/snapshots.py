@@ -38,6 +38,7 @@ from projections.events import Event
 from projections.timeline import Fold
 from recorder.tables import MatchSnapshot
 
+SNAPSHOTS = "snapshots"  # the read model's name for `scorebook rebuild`
 SNAPSHOT_EVERY = 100  # events between snapshots: a cold read folds at most 99 (see docs/PERFORMANCE.md)
 _KEY_PURPOSE = b"scorebook.snapshots.v1"
 

@@ -461,6 +461,14 @@ class EventStore:
                                file_name=r["file_name"], digest=r["digest"], first_seq=r["first_seq"],
                                last_seq=r["last_seq"]))
 
+    @property
+    def snapshot_every(self) -> int:
+        return self._snapshot_every
+
+    @property
+    def snapshot_secret(self) -> str | None:
+        return self._snapshot_secret
+
     # -- the fold cache ----------------------------------------------------------------------------
 
     @property

@@ -165,3 +165,16 @@ def test_the_match_list_counts_follow_every_new_match_and_every_finish(scorebook
     assert totals()[:3] == (2, 1, 1)
     scorebook.append(live, [round_start(), launch("ann", 1, 5)], 1)
     assert totals()[:3] == (2, 1, 1)  # the log moved: counted again, the same
+
+
+def test_rebuilding_snapshots_keeps_every_read_the_same(scorebook: Scorebook) -> None:
+    sb = Scorebook(EventStore(scorebook.engine, snapshot_every=20, snapshot_secret="s"))
+    ids = club(sb, per_game=1)
+    before = {m: sb.scores(m) for m in ids}
+    with sb.engine.begin() as conn:
+        conn.execute(text("DELETE FROM snapshots"))
+    assert sb.rebuild("snapshots") == sb.projector.head()
+    with sb.engine.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM snapshots")).scalar_one() > 0
+    cold = Scorebook(EventStore(scorebook.engine, snapshot_every=20, snapshot_secret="s"))
+    assert {m: cold.scores(m) for m in ids} == before
