@@ -119,7 +119,7 @@ def measure(size: int, made: list[tuple[Any, list[dict[str, Any]]]], folder: Pat
     figures["raw list"] = _ms(page_query(str(db)))
     first = Scorebook.open(str(db))  # a fresh process: nothing cached
     t = time.perf_counter()
-    stats_page.charts(stats_page.all_facts(first, None), GAME_NAMES[0], None, None, None)  # type: ignore[arg-type]
+    stats_page.charts(stats_page.all_facts(first), GAME_NAMES[0], None, None, None)
     figures["stats first load"] = (time.perf_counter() - t) * 1000
     figures["raw facts"] = _ms(lambda: sqlite3.connect(db).execute("SELECT facts FROM match_facts").fetchall(), 5)
     first.close()

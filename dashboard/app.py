@@ -55,11 +55,11 @@ def create_dash(sb: Scorebook) -> Dash:
         if path in ("/", "/matches"):
             return matches.layout(sb)
         if path == "/stats":
-            return stats.layout(sb, cache, search)
+            return stats.layout(sb, search)
         if path == "/players":
-            return players.index(sb, cache)
+            return players.index(sb)
         if path.startswith("/players/"):
-            return players.layout(sb, cache, unquote(path.removeprefix("/players/")))
+            return players.layout(sb, unquote(path.removeprefix("/players/")))
         if path.startswith("/matches/"):
             return replay.layout(sb, cache, path.removeprefix("/matches/"), search)
         if path == "/record":
@@ -72,7 +72,7 @@ def create_dash(sb: Scorebook) -> Dash:
 
     matches.register(app, sb)
     replay.register(app, sb, cache)
-    stats.register(app, sb, cache)
+    stats.register(app, sb)
     record.register(app, sb)
     pad.register(app, sb, positions)
     return app

@@ -24,7 +24,7 @@ from typing import Any
 from projections.protocol import Game, PadStep
 from projections.redaction import FULL, View, describe, redact_state
 from projections.scores import scores_json
-from projections.stats import MatchFacts, match_facts
+from projections.stats import match_date as stats_date
 from projections.timeline import Fold
 from recorder.errors import ChainBroken
 from recorder.facade import Scorebook
@@ -75,7 +75,6 @@ class ReplayCache:
 
     def __init__(self, size: int = 32) -> None:
         self._items: OrderedDict[tuple[str, View], Replay] = OrderedDict()
-        self._facts: OrderedDict[tuple[str, int], MatchFacts] = OrderedDict()
         # The browser's frames of a replay (dashboard/replay_frames.py), kept with the replay they were drawn
         # from: a few hundred KB each, so fewer of them.
         self._frames: OrderedDict[tuple[str, View], tuple[Replay, str]] = OrderedDict()
@@ -123,25 +122,9 @@ class ReplayCache:
                 self._frames.popitem(last=False)
         return payload
 
-    def facts(self, sb: Scorebook, summary: Mapping[str, Any]) -> MatchFacts:
-        key = (summary["match_id"], summary["seq"])
-        with self._lock:
-            hit = self._facts.get(key)
-        if hit is not None:
-            return hit
-        fold = sb.fold(summary["match_id"])
-        facts = match_facts(fold, summary["match_id"], match_date(summary))
-        with self._lock:
-            self._facts[key] = facts
-            while len(self._facts) > 4096:
-                self._facts.popitem(last=False)
-        return facts
-
 
 def match_date(summary: Mapping[str, Any]) -> str:
-    meta = summary.get("meta") or {}
-    date = meta.get("date") if isinstance(meta, dict) else None
-    return str(date)[:10] if date else str(summary.get("created_at", ""))[:10]
+    return stats_date(summary.get("meta"), str(summary.get("created_at", "")))
 
 
 def build_replay(

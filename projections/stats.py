@@ -192,6 +192,13 @@ def first_player(fold: Fold[Any]) -> str | None:
     return None
 
 
+def match_date(meta: Any, recorded: str) -> str:
+    """The day a match was played, as the statistics date it: its meta's `date`, else the day it was
+    recorded (`recorded`: an ISO time)."""
+    date = meta.get("date") if isinstance(meta, dict) else None
+    return str(date)[:10] if date else recorded[:10]
+
+
 def match_facts(fold: Fold[Any], match_id: str = "", date: str = "") -> MatchFacts:
     """Everything the statistics page charts about one match."""
     game = fold.game

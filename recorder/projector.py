@@ -28,7 +28,7 @@ from sqlalchemy import delete, func
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
-from projections.stats import FACTS_VERSION, MatchFacts, match_facts
+from projections.stats import FACTS_VERSION, MatchFacts, match_date, match_facts
 from recorder.db import for_writing
 from recorder.errors import ChainBroken
 from recorder.logfile import format_time
@@ -40,12 +40,6 @@ PROJECTIONS = (FACTS,)
 BATCH_EVENTS = 20_000  # positions a rebuild reads per transaction
 
 Progress = Callable[[int, int], None]  # (positions done, positions in all)
-
-
-def match_date(meta: Any, created_at: Any) -> str:
-    """The day a match was played: its meta's `date`, else the day it was recorded."""
-    date = meta.get("date") if isinstance(meta, dict) else None
-    return str(date)[:10] if date else format_time(created_at)[:10]
 
 
 class FactsProjector:
@@ -99,7 +93,7 @@ class FactsProjector:
         match = s.get(Match, match_id)
         if match is None:
             return
-        date = match_date(match.meta, match.created_at)
+        date = match_date(match.meta, format_time(match.created_at))
         facts, fold = None, None
         for _ in range(2):  # a fold resumed from a snapshot finds a break before it only when it looks back
             fold = self.store.stored_fold(match_id).fold

@@ -149,7 +149,7 @@ def test_score_chart_lines_and_step_marker() -> None:
 
 
 def test_stats_figures_from_facts(demo_store: Scorebook) -> None:
-    facts = stats_page.all_facts(demo_store, ReplayCache())
+    facts = stats_page.all_facts(demo_store)
     out = stats_page.charts(facts, "high-five", None, None, None)  # by element id since the page grew charts
     trend, turns, bonus, length, first, summary = (
         out[k] for k in ("stats-trend", "stats-turns", "stats-bonus", "stats-length", "stats-first", "stats-summary"))

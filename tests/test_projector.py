@@ -11,12 +11,12 @@ from sqlalchemy import text
 from typer.testing import CliRunner
 
 from projections.registry import GAME_NAMES, get_game
-from projections.stats import FACTS_VERSION, MatchFacts, match_facts
+from projections.stats import FACTS_VERSION, MatchFacts, match_date, match_facts
 from recorder.cli import app
 from recorder.errors import BadRequest
 from recorder.facade import Scorebook
-from recorder.logfile import import_lines
-from recorder.projector import FACTS, FactsProjector, match_date
+from recorder.logfile import format_time, import_lines
+from recorder.projector import FACTS, FactsProjector
 from recorder.store import EventStore
 from tests.examples import examples_dir
 from tests.logs import START, launch, round_start
@@ -38,7 +38,7 @@ def club(sb: Scorebook, per_game: int = 2) -> list[str]:
 def expected(sb: Scorebook, match_id: str) -> MatchFacts:
     """The facts folded now, straight from the log: what the read model must hold."""
     summary = sb.summary(match_id)
-    return match_facts(sb.fold(match_id), match_id, match_date(summary["meta"], _created(sb, match_id)))
+    return match_facts(sb.fold(match_id), match_id, match_date(summary["meta"], format_time(_created(sb, match_id))))
 
 
 def _created(sb: Scorebook, match_id: str) -> object:

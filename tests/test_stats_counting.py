@@ -16,7 +16,6 @@ from dash import dcc, html
 
 from dashboard.boards import board_figure
 from dashboard.boards.hi_spot import LAYER_COLOURS
-from dashboard.model import ReplayCache
 from dashboard.pages import players as players_page
 from dashboard.pages import stats as stats_page
 from projections import stats
@@ -197,13 +196,13 @@ def test_a_match_imported_from_two_different_files_counts_once(scorebook: Scoreb
     # The same events typed in again by someone else: another file, stored as another match.
     retyped = scorebook.import_log(jsonl([{**e, "recorded_by": "bo"} for e in log]), "bo", "copy.jsonl")
     assert not retyped["existing"] and retyped["match_id"] != first["match_id"]
-    facts = stats_page.all_facts(scorebook, ReplayCache())
+    facts = stats_page.all_facts(scorebook)
     assert len(facts) == 2 and facts[0].fingerprint == facts[1].fingerprint
     out = stats_page.charts(facts, "hats-off", None, None, None)
     assert out["stats-summary"].startswith("Hats Off: 1 match, 1 finished, 0 in progress · 1 copy")
     assert sum(len(t["y"]) for t in out["stats-trend"]["data"]) == 2  # one point per player, not two
     keep = min(first["match_id"], retyped["match_id"])
-    page = players_page.layout(scorebook, ReplayCache(), PLAYERS[0]["id"])
+    page = players_page.layout(scorebook, PLAYERS[0]["id"])
     hrefs = [c.href for c in _walk(page) if isinstance(c, dcc.Link) and c.children == "Replay ▸"]
     assert hrefs == [f"/matches/{keep}"]
 
@@ -236,9 +235,9 @@ def club(scorebook: Scorebook) -> Scorebook:
 
 def test_the_player_page_lists_matches_records_and_the_trend(club: Scorebook) -> None:
     pid, name = PLAYERS[0]["id"], PLAYERS[0]["name"]
-    facts = stats.distinct(stats_page.all_facts(club, ReplayCache()))
+    facts = stats.distinct(stats_page.all_facts(club))
     mine = stats.filter_facts(facts, player=pid)
-    page = players_page.layout(club, ReplayCache(), pid)
+    page = players_page.layout(club, pid)
     parts = {c.id: c for c in _walk(page) if getattr(c, "id", None)}
     assert _text(parts["player-name"]) == name
     assert _text(parts["player-summary"]).startswith(f"{len(mine)} matches, {len(mine) - 1} finished, 1 in progress")
@@ -254,7 +253,7 @@ def test_the_player_page_lists_matches_records_and_the_trend(club: Scorebook) ->
     assert [r.to_plotly_json()["props"]["data-game"] for r in table_rows] == [g for g in GAME_NAMES if g in records]
     trend = parts["player-trend"].figure
     assert sum(len(t["y"]) for t in trend["data"]) == sum(1 for f in mine if f.finished)
-    missing = players_page.layout(club, ReplayCache(), "nobody")
+    missing = players_page.layout(club, "nobody")
     assert _text(missing.children[0]) == "No such player"
 
 

@@ -10,7 +10,6 @@ from typing import Any
 from dash import dcc, html
 
 from dashboard.charts import player_trend_chart
-from dashboard.model import ReplayCache
 from dashboard.pages.links import player_href, replay_href
 from dashboard.pages.stats import GRAPH_CONFIG, all_facts
 from dashboard.theme import seat_colours
@@ -19,8 +18,8 @@ from projections.registry import GAME_NAMES, game_title, game_titles
 from recorder.facade import Scorebook
 
 
-def index(sb: Scorebook, cache: ReplayCache) -> html.Div:
-    facts = stats.distinct(all_facts(sb, cache))
+def index(sb: Scorebook) -> html.Div:
+    facts = stats.distinct(all_facts(sb))
     names = stats.player_names(facts)
     played: dict[str, int] = {}
     for f in facts:
@@ -38,8 +37,8 @@ def index(sb: Scorebook, cache: ReplayCache) -> html.Div:
     ])
 
 
-def layout(sb: Scorebook, cache: ReplayCache, player_id: str) -> html.Div:
-    facts = stats.distinct(all_facts(sb, cache))
+def layout(sb: Scorebook, player_id: str) -> html.Div:
+    facts = stats.distinct(all_facts(sb))
     mine = stats.filter_facts(facts, player=player_id)
     if not mine:
         return html.Div(className="page", children=[

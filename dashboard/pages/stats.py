@@ -16,7 +16,6 @@ from dashboard.charts import (
     points_per_turn_chart,
     score_trend_chart,
 )
-from dashboard.model import ReplayCache
 from dashboard.pages.links import player_href
 from projections import stats
 from projections.registry import GAME_NAMES, game_title, game_titles, get_game
@@ -25,15 +24,15 @@ from recorder.facade import Scorebook
 GRAPH_CONFIG: Any = {"displayModeBar": False}
 
 
-def all_facts(sb: Scorebook, cache: ReplayCache) -> list[stats.MatchFacts]:
+def all_facts(sb: Scorebook) -> list[stats.MatchFacts]:
     """Every match's facts, from the read model (recorder/projector.py: no fold on the page's path) — the
     one place the pages read them from (copies of one match included; the pages count them once with
     `stats.distinct`)."""
     return sb.facts()
 
 
-def layout(sb: Scorebook, cache: ReplayCache, search: str | None = None) -> html.Div:
-    facts = all_facts(sb, cache)  # the read model: the filters' choices too, without a pass over the matches
+def layout(sb: Scorebook, search: str | None = None) -> html.Div:
+    facts = all_facts(sb)  # the read model: the filters' choices too, without a pass over the matches
     games = [g for g in GAME_NAMES if any(f.game == g for f in facts)] or list(GAME_NAMES)
     asked = parse_qs((search or "").lstrip("?")).get("game", [""])[0]
     if asked in GAME_NAMES:
@@ -176,7 +175,7 @@ def charts(
 OUTPUTS = (*GRAPHS, "stats-players", "stats-summary", *(f"{g}-sub" for g in (*GRAPHS, "stats-players")))
 
 
-def register(app: Dash, sb: Scorebook, cache: ReplayCache) -> None:
+def register(app: Dash, sb: Scorebook) -> None:
     @app.callback(
         *[Output(i, "children" if i in ("stats-players", "stats-summary") or i.endswith("-sub") else "figure")
           for i in OUTPUTS],
@@ -186,5 +185,5 @@ def register(app: Dash, sb: Scorebook, cache: ReplayCache) -> None:
         Input("stats-dates", "end_date"),
     )
     def update(game: str, player: str | None, start: str | None, end: str | None) -> tuple[Any, ...]:
-        out = charts(all_facts(sb, cache), game or GAME_NAMES[0], player or None, start, end)
+        out = charts(all_facts(sb), game or GAME_NAMES[0], player or None, start, end)
         return tuple(out[i] for i in OUTPUTS)

@@ -6,7 +6,6 @@ from typing import Any
 
 import pytest
 
-from dashboard.model import ReplayCache
 from dashboard.pages import stats as stats_page
 from projections import stats
 from tests.browser.conftest import LiveServer, shot
@@ -25,7 +24,7 @@ def test_bonuses_and_penalties_are_charted_apart(page: Any, live_server: LiveSer
     page.goto(f"{live_server.url}/stats?game=tri-ominos")
     bonus = {t["name"]: dict(zip(t["x"], t["y"], strict=True)) for t in graph(page, "stats-bonus")}
     penalties = {t["name"]: dict(zip(t["x"], t["y"], strict=True)) for t in graph(page, "stats-penalties")}
-    facts = [f for f in stats.distinct(stats_page.all_facts(live_server.sb, ReplayCache())) if f.game == "tri-ominos"]
+    facts = [f for f in stats.distinct(stats_page.all_facts(live_server.sb)) if f.game == "tri-ominos"]
     names = stats.player_names(facts)
     want = stats.tag_counts(facts, kind="penalty")
     assert penalties == {names[p]: {"draws": c["draw"], "passes": c["pass"]} for p, c in want.items()}
@@ -55,7 +54,7 @@ def test_player_names_lead_to_the_player_page(page: Any, live_server: LiveServer
     page.wait_for_selector("#player-name")
     assert page.inner_text("#player-name") == name
     pid = page.url.rsplit("/players/", 1)[1]
-    facts = stats.filter_facts(stats.distinct(stats_page.all_facts(live_server.sb, ReplayCache())), player=pid)
+    facts = stats.filter_facts(stats.distinct(stats_page.all_facts(live_server.sb)), player=pid)
     assert page.locator("#player-matches tr.player-match").count() == len(facts)
     page.wait_for_selector("#player-trend .js-plotly-plot .main-svg")
     trend = graph(page, "player-trend")
