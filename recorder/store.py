@@ -262,13 +262,12 @@ class EventStore:
         same = self._same_match(s, prepared.envelopes)
         if same is not None:
             match, have = same
-            new = prepared.envelopes[have:]
-            if not new:
+            no_ids = [None] * len(prepared.envelopes)
+            added = self._extend(s, match.id, prepared.fold, prepared.envelopes, no_ids, have)
+            if not added:
                 return {"match_id": match.id, "seq": match.last_seq, "existing": True, "added": 0}, None
-            locked = self._lock_match(s, match.id)
-            self._insert(s, locked, prepared.fold, new, [None] * len(new))
-            s.add(_import_row(locked.id, source, have + 1, prepared.fold.seq))
-            return {"match_id": match.id, "seq": prepared.fold.seq, "existing": True, "added": len(new)}, prepared.fold
+            s.add(_import_row(match.id, source, have + 1, prepared.fold.seq))
+            return {"match_id": match.id, "seq": prepared.fold.seq, "existing": True, "added": added}, prepared.fold
         match_id = self._new_match(s, prepared, [None] * len(prepared.envelopes))
         s.add(_import_row(match_id, source, 1, prepared.fold.seq))
         return {"match_id": match_id, "seq": prepared.fold.seq, "existing": False,
@@ -281,17 +280,36 @@ class EventStore:
         for match_id in s.exec(
             select(StoredEvent.match_id).where(StoredEvent.hash == first, StoredEvent.seq == 1)
         ).all():
-            hashes = s.exec(
-                select(StoredEvent.hash).where(StoredEvent.match_id == match_id).order_by(col(StoredEvent.seq))
-            ).all()
-            for i, (stored, given) in enumerate(zip(hashes, (e["hash"] for e in envelopes), strict=False)):
-                if stored != given:
-                    raise Conflict(
-                        f"match {match_id} starts with the same event as this file but differs from seq {i + 1}"
-                    )
-            match = self._match(s, match_id)
-            return match, min(len(hashes), len(envelopes))
+            have, differs = self._compared(s, match_id, envelopes)
+            if differs is not None:
+                raise Conflict(
+                    f"match {match_id} starts with the same event as this file but differs from seq {differs}"
+                )
+            return self._match(s, match_id), have
         return None
+
+    def _compared(self, s: Session, match_id: str, envelopes: Sequence[dict[str, Any]]) -> tuple[int, int | None]:
+        """How many events the stored match holds, and the first seq where they and `envelopes` differ (None
+        when they agree as far as both go)."""
+        hashes = s.exec(
+            select(StoredEvent.hash).where(StoredEvent.match_id == match_id).order_by(col(StoredEvent.seq))
+        ).all()
+        for i, (stored, given) in enumerate(zip(hashes, (e["hash"] for e in envelopes), strict=False)):
+            if stored != given:
+                return len(hashes), i + 1
+        return len(hashes), None
+
+    def _extend(
+        self, s: Session, match_id: str, fold: Fold[Any], envelopes: Sequence[dict[str, Any]],
+        event_ids: Sequence[str | None], have: int,
+    ) -> int:
+        """Append the envelopes after the `have` the stored match holds (their hashes kept); how many."""
+        new = list(envelopes[have:])
+        if not new:
+            return 0
+        self._insert(s, self._lock_match(s, match_id), fold, new, list(event_ids[have:]))
+        s.flush()
+        return len(new)
 
     def _store_new(self, prepared: PreparedImport, event_ids: list[str | None]) -> dict[str, Any]:
         with Session(self._writer) as s:
@@ -438,19 +456,10 @@ class EventStore:
         if match is None:
             self._new_match(s, prepared, m.event_ids, match_id=m.id, created_at=parse_time(m.created_at))
             return len(m.envelopes)
-        hashes = s.exec(
-            select(StoredEvent.hash).where(StoredEvent.match_id == m.id).order_by(col(StoredEvent.seq))
-        ).all()
-        for i, (stored, given) in enumerate(zip(hashes, (e["hash"] for e in m.envelopes), strict=False)):
-            if stored != given:
-                raise Conflict(f"match {m.id} is stored here with other events from seq {i + 1}: nothing restored")
-        have = len(hashes)
-        if have >= len(m.envelopes):
-            return 0
-        locked = self._lock_match(s, m.id)
-        self._insert(s, locked, prepared.fold, m.envelopes[have:], m.event_ids[have:])
-        s.flush()
-        return len(m.envelopes) - have
+        have, differs = self._compared(s, m.id, m.envelopes)
+        if differs is not None:
+            raise Conflict(f"match {m.id} is stored here with other events from seq {differs}: nothing restored")
+        return self._extend(s, m.id, prepared.fold, m.envelopes, m.event_ids, have)
 
     def _restore_imports(self, s: Session, m: BackupMatch) -> None:
         stored = {(r.digest, r.first_seq) for r in s.exec(select(ImportRecord).where(ImportRecord.match_id == m.id))}

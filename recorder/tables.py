@@ -101,15 +101,7 @@ class StoredEvent(SQLModel, table=True):
     def envelope(self) -> dict[str, Any]:
         """FORMAT.md's envelope, exactly as hashed and exported. Data that cannot be served (not an object,
         beyond the limits, unreadable text) reads as `{"unreadable": why}`: its hash then fails, at this seq."""
-        return {
-            "seq": self.seq,
-            "type": self.type,
-            "data": readable_data(self.data),
-            "recorded_at": format_time(self.recorded_at),
-            "recorded_by": self.recorded_by,
-            "prev_hash": self.prev_hash,
-            "hash": self.hash,
-        }
+        return {**self.stored_envelope(), "data": readable_data(self.data)}
 
     def stored_envelope(self) -> dict[str, Any]:
         """The envelope with `data` exactly as read, unchecked: for the fold, which checks the hash first —
