@@ -191,6 +191,10 @@ class Scorebook:
     def fold(self, match_id: str, at: int | None = None) -> Fold[Any]:
         return self.store.fold(match_id, at)
 
+    def whole_fold(self, match_id: str) -> Fold[Any]:
+        """The fold with every seq's state at hand (see `EventStore.whole_fold`): for walking a whole match."""
+        return self.store.whole_fold(match_id)
+
     def scores(self, match_id: str, at: int | None = None) -> dict[str, Any]:
         """FORMAT.md's scores JSON (as it was right after seq `at`)."""
         return scores_json(self.store.fold(match_id, at), match_id)

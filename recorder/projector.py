@@ -94,19 +94,12 @@ class FactsProjector:
         if match is None:
             return
         date = match_date(match.meta, format_time(match.created_at))
-        facts, fold = None, None
-        for _ in range(2):  # a fold resumed from a snapshot finds a break before it only when it looks back
-            fold = self.store.stored_fold(match_id).fold
-            if fold is None:
-                break
-            try:
-                facts = match_facts(fold, match_id, date)
-                break
-            except ChainBroken:  # the store now distrusts that match's snapshots: the next fold is from the log
-                continue
-        if facts is None or fold is None:  # broken at seq 1: nothing to count
+        try:
+            fold = self.store.whole_fold(match_id)
+        except ChainBroken:  # broken at seq 1: nothing to count
             s.exec(delete(MatchFactsRow).where(col(MatchFactsRow.match_id) == match_id))  # type: ignore[call-overload]
             return
+        facts = match_facts(fold, match_id, date)
         s.merge(MatchFactsRow(match_id=match_id, game=facts.game, finished=facts.finished, date=date,
                               seq=fold.seq, version=FACTS_VERSION, facts=facts.to_json()))
 

@@ -615,6 +615,20 @@ class EventStore:
             return stored.fold
         return fold.at(at)
 
+    def whole_fold(self, match_id: str) -> Fold:
+        """The match's fold with every earlier state at hand, for readers that walk every seq (the replay
+        page, the read models). A fold resumed from a snapshot loads the seqs before it now; when those rows
+        no longer verify, the store stops using the match's snapshots (`_earlier`) and the fold from the
+        log, which stops before the break, is the answer. ChainBroken when not even seq 1 verifies."""
+        fold = self.fold(match_id)
+        if fold.holds(1):
+            return fold
+        try:
+            fold.state_at(1)
+        except ChainBroken:
+            return self.fold(match_id)
+        return fold
+
     def _match(self, s: Session, match_id: str) -> Match:
         if not is_match_id(match_id):  # never a match: not worth asking the database, which may refuse it
             raise MatchNotFound(f"no match {match_id!r}")

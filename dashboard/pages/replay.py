@@ -43,15 +43,8 @@ def viewed_replay(
 ) -> Replay:
     """The match's replay as the request's viewer (its sign-in session) may see it: a spectator of a match
     in progress gets the events told and the states drawn without the hidden tiles."""
-    view = sb.view(match_id, reader(principal(sb)))
-    try:
-        return cache.replay(sb, match_id, fold if fold is not None else sb.fold(match_id), view, check)
-    except ChainBroken as e:
-        # A fold resumed from a snapshot meets a break before it only when the replay looks back; the store
-        # then stops using that match's snapshots, and the fold from the log stops at the break.
-        if e.seq <= 1 or fold is not None:
-            raise
-        return cache.replay(sb, match_id, sb.fold(match_id), view, check)
+    fold = fold if fold is not None else sb.whole_fold(match_id)
+    return cache.replay(sb, match_id, fold, sb.view(match_id, reader(principal(sb))), check)
 
 
 def layout(sb: Scorebook, cache: ReplayCache, match_id: str, search: str | None) -> html.Div:
@@ -242,7 +235,7 @@ def render_parts(replay: Replay, view: StepView) -> tuple[dict[str, Any], Any, s
 def render_step(sb: Scorebook, cache: ReplayCache, match_id: str, step: int) -> tuple[Any, ...]:
     """Everything that changes with the step, drawn on the server as the page's frames are (the page steps in
     the browser; the tests and `bench` compare against it)."""
-    fold = sb.fold(match_id)  # the store's cached fold: every state is kept
+    fold = sb.whole_fold(match_id)  # the store's cached fold: every state is kept
     replay = viewed_replay(sb, cache, match_id, fold)
     view = step_view(sb, replay, step, fold)
     figure, panel, label, score_text, now = render_parts(replay, view)
