@@ -111,24 +111,26 @@ def figure(
     height = HEIGHT_TRAY
     top = tray_w + 0.45
     if layer_pts:
-        annotations.append(legend(max(layer_pts) + 1, -0.3, top + 0.35))
-        top += 0.8
+        annotations.append(legend(max(layer_pts) + 1))
+        top += 1.1
     if reveal and patterns is not None:
         lo_y, height, hi_x = _racks(board, colours, patterns, data, annotations, tray_w)
     layout = board_layout(height, (-0.4, hi_x), (lo_y, top), square=True, annotations=annotations)
     return {"data": data, "layout": layout}
 
 
-def legend(layers: int, x: float, y: float) -> dict[str, Any]:
+def legend(layers: int) -> dict[str, Any]:
     """What the dot colours mean: a tile's place in its stack, tile 1 at the bottom (the places drawn only);
-    the words match the dots' hover text ("tile 2 of the stack")."""
+    the words match the dots' hover text ("tile 2 of the stack"). Two lines pinned to the figure's top-left
+    corner rather than to a point of the tray: on a phone the tray's units shrink and the words do not, so a
+    legend placed in tray units ran into the section labels."""
     keys = "  ".join(
         f"<span style='color:{LAYER_COLOURS[i % len(LAYER_COLOURS)]}'>●</span> tile {i + 1}"
         + (" (bottom)" if i == 0 else "")
         for i in range(layers)
     )
-    return {**label(x, y, f"Dot colour: the tile of the stack — {keys}", 12, INK, "left", "middle"),
-            "name": "dot-legend"}
+    return {**label(0, 1, f"Dot colour: the tile of the stack —<br>{keys}", 12, INK, "left", "top"),
+            "xref": "paper", "yref": "paper", "align": "left", "name": "dot-legend"}
 
 
 def _racks(
