@@ -37,6 +37,7 @@ from functools import cache
 from typing import Any, Literal, TypeVar
 
 from projections.events import COMMON_EVENT_TYPES
+from projections.protocol import Annotation
 from projections.registry import get_game
 from projections.timeline import Fold
 
@@ -44,7 +45,7 @@ K = TypeVar("K")  # what a counter counts: tags (str) or tile values (int)
 
 # The shape of `MatchFacts.to_json()`: bump it whenever a field is added, removed or changes meaning, so
 # that stored facts of an older shape are rebuilt from the log rather than misread.
-FACTS_VERSION = 1
+FACTS_VERSION = 2  # 2: the fingerprint is taken over the whole list of events at once
 
 TagKind = Literal["bonus", "penalty", "other"]
 
@@ -148,8 +149,39 @@ def effective_moves(fold: Fold[Any]) -> list[int]:
     ]
 
 
-def turns(fold: Fold[Any]) -> list[Turn]:
+class _Walk:
+    """A memo for one walk over a fold: each seq described once and each state scored once (a match's facts
+    ask for both several times per seq, and scoring a state is the costliest question of some games)."""
+
+    def __init__(self, fold: Fold[Any]) -> None:
+        self.fold = fold
+        self._notes: dict[int, Annotation] = {}
+        self._totals: dict[int, Mapping[str, int]] = {}
+
+    def describe(self, seq: int) -> Annotation:
+        note = self._notes.get(seq)
+        if note is None:
+            note = self._notes[seq] = self.fold.describe(seq)
+        return note
+
+    def totals(self, seq: int) -> Mapping[str, int]:
+        totals = self._totals.get(seq)
+        if totals is None:
+            totals = self._totals[seq] = self.fold.game.scores(self.fold.state_at(seq)).totals
+        return totals
+
+    def points(self, seq: int) -> dict[str, int]:
+        """`Fold.points`, from the memo."""
+        after = self.totals(seq)
+        if seq == 1:
+            return {p: v for p, v in after.items() if v}
+        before = self.totals(seq - 1)
+        return {p: after[p] - before.get(p, 0) for p in after if after[p] != before.get(p, 0)}
+
+
+def turns(fold: Fold[Any], walk: _Walk | None = None) -> list[Turn]:
     """The match's turns, in order (see the module docstring)."""
+    walk = walk or _Walk(fold)
     kinds = fold.game.descriptor.turn_events
     out: list[Turn] = []
     run: list[int] = []
@@ -158,11 +190,11 @@ def turns(fold: Fold[Any]) -> list[Turn]:
 
     def close() -> None:
         if run_player is not None and run and any(fold.event(s).type in kinds for s in run):
-            pts = sum(fold.points(s).get(run_player, 0) for s in run)
+            pts = sum(walk.points(s).get(run_player, 0) for s in run)
             out.append(Turn(run_player, tuple(run), pts))
 
     for seq in effective_moves(fold):
-        player = fold.describe(seq).player
+        player = walk.describe(seq).player
         contiguous = previous is not None and _only_common_between(fold, previous, seq)
         if player is None or player != run_player or not contiguous:
             close()
@@ -206,14 +238,15 @@ def match_facts(fold: Fold[Any], match_id: str = "", date: str = "") -> MatchFac
     tags: dict[str, Counter[str]] = {pid: Counter() for pid, _ in fold.players}
     values: dict[str, Counter[int]] = {pid: Counter() for pid, _ in fold.players}
     moves = effective_moves(fold)
+    walk = _Walk(fold)
     by_player: dict[str, list[int]] = {pid: [] for pid, _ in fold.players}
-    for t in turns(fold):
+    for t in turns(fold, walk):
         by_player.setdefault(t.player, []).append(t.points)
     turn_points = {pid: tuple(points) for pid, points in by_player.items()}
     for seq in moves:
-        note = fold.describe(seq)
+        note = walk.describe(seq)
         if note.player is None:  # an event of nobody's (a blocked round): whoever it scored or cost
-            who = [pid for pid, pts in fold.points(seq).items() if pts and pid in tags]
+            who = [pid for pid, pts in walk.points(seq).items() if pts and pid in tags]
         else:
             who = [note.player] if note.player in tags else []
         for pid in who:
@@ -245,11 +278,9 @@ def match_facts(fold: Fold[Any], match_id: str = "", date: str = "") -> MatchFac
 
 def fingerprint(fold: Fold[Any]) -> str:
     """What two copies of one match share: the events' types and data in order (see the module docstring)."""
-    digest = hashlib.sha256()
-    for e in fold.events:
-        digest.update(json.dumps([e.type, e.data], sort_keys=True, separators=(",", ":")).encode())
-        digest.update(b"\n")
-    return digest.hexdigest()
+    # One encoding of the whole list: encoding event by event cost as much as the rest of the facts.
+    events = [[e.type, e.data] for e in fold.events]
+    return hashlib.sha256(json.dumps(events, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 # --- across matches -------------------------------------------------------------------------------

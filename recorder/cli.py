@@ -362,10 +362,12 @@ def demo(
 def rebuild(
     name: Annotated[str, typer.Argument(help="The read model: match_facts, snapshots, or all")] = "all",
     resume: Annotated[bool, typer.Option(help="Carry on from where an interrupted rebuild stopped")] = False,
+    workers: Annotated[int | None, typer.Option(help="Processes that fold (default: one per core for a "
+                                                     "large log; 0: this one only)", min=0)] = None,
     db: Db = None,
 ) -> None:
     """Recompute the read models from the log, with a progress bar. The server may keep running: each batch
-    is its own transaction, and reads catch up with the log themselves."""
+    of matches is its own transaction, and nothing is emptied first."""
     import time
 
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
@@ -375,14 +377,14 @@ def rebuild(
     sb = _write(db)
     started = time.perf_counter()
     with Progress(TextColumn("rebuilding {task.description}"), BarColumn(), TextColumn("{task.completed:,} of "
-                  "{task.total:,} positions"), TimeRemainingColumn(), transient=True) as bar:
-        task = bar.add_task(name, total=max(1, sb.projector.head()))
+                  "{task.total:,} events"), TimeRemainingColumn(), transient=True) as bar:
+        task = bar.add_task(name, total=None)
 
         def progress(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
         try:
-            reached = sb.rebuild(name, progress, resume)
+            reached = sb.rebuild(name, progress, resume, workers)
         except StoreError as e:
             raise _fail(e.message) from e
     seconds = time.perf_counter() - started

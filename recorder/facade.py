@@ -49,8 +49,9 @@ from recorder.logfile import (
 )
 from recorder.migrate import behind_head, upgrade
 from recorder.projector import PROJECTIONS, FactsProjector, Progress
+from recorder.rebuild import TARGETS, Plan, Rebuild
 from recorder.sessions import Sessions, SignedIn
-from recorder.snapshots import SNAPSHOTS
+from recorder.snapshots import SNAPSHOTS, load_key, snapshot_key
 from recorder.store import EventStore, ImportSource
 from recorder.tables import Match, StoredEvent
 from recorder.visibility import EVERYTHING, Viewer, redacted_matches, sees_everything_always, view_of
@@ -267,27 +268,18 @@ class Scorebook:
         the log first: never less than what was committed before the call."""
         return self.projector.facts(game)
 
-    def rebuild(self, name: str = "all", progress: Progress | None = None, resume: bool = False) -> int:
-        """Recompute a read model from the log: `match_facts` (see `FactsProjector.rebuild`), `snapshots`
-        (recorder/snapshot_rebuild.py), or "all". Returns the global position the read models now hold."""
-        if name not in ("all", *PROJECTIONS, SNAPSHOTS):
-            raise BadRequest(f"no read model {name!r}; choose from all, {', '.join((*PROJECTIONS, SNAPSHOTS))}")
-        if name in ("all", SNAPSHOTS):
-            from recorder.snapshot_rebuild import rebuild_snapshots
-
-            head, done = self.projector.head(), 0
-
-            def matches_done(events: int) -> None:
-                nonlocal done
-                done += events
-                if progress is not None:
-                    progress(min(done, head), head)
-
-            rebuild_snapshots(self.engine, progress=matches_done, every=self.store.snapshot_every,
-                              secret=self.store.snapshot_secret)
-        if name in ("all", *PROJECTIONS):
-            return self.projector.rebuild(progress, resume)
-        return self.projector.head()
+    def rebuild(self, name: str = "all", progress: Progress | None = None, resume: bool = False,
+                workers: int | None = None) -> int:
+        """Recompute a read model from the log (recorder/rebuild.py): `match_facts`, `snapshots`, or "all";
+        `workers` processes fold (default: one per core for a large log). Returns the head read up to."""
+        if name not in TARGETS:
+            raise BadRequest(f"no read model {name!r}; choose from {', '.join(TARGETS)}")
+        key = None
+        if name in ("all", SNAPSHOTS) and self.store.snapshot_every > 0:
+            secret = self.store.snapshot_secret
+            key = snapshot_key(secret) if secret is not None else load_key(self.engine)
+        plan = Plan(facts=name in ("all", *PROJECTIONS), snapshot_key=key, every=self.store.snapshot_every)
+        return Rebuild(self.engine, name, plan).run(progress, resume, workers)
 
     def summary(self, match_id: str) -> dict[str, Any]:
         return self.store.summary(match_id)

@@ -12,34 +12,47 @@ keeping them in the append's transaction would make every append cost the length
   locked for the transaction (FOR UPDATE on PostgreSQL; SQLite's writers are one at a time).
 - The server runs it in a background thread (`follow`), and every read of the facts catches up first,
   so the statistics page never shows less than what was committed before it asked.
-- `scorebook rebuild` resets the checkpoint and catches up in batches, each its own transaction, so an
-  interrupted rebuild resumes where it stopped.
+- A catch-up of many matches (the first after an upgrade, a restore) reads their rows in chunks and folds
+  them once each (`recorder.read_model_rows`); a few are folded through the store, whose cache holds the
+  matches being played.
+- `scorebook rebuild` recomputes every match without waiting for the log to move (recorder/rebuild.py).
 """
 
 from __future__ import annotations
 
-import gc
 import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from sqlalchemy import delete, func
-from sqlalchemy import select as sa_select
-from sqlmodel import Session, col, select
+from sqlalchemy import delete, func, insert, select
+from sqlalchemy.engine import Connection
 
-from projections.stats import FACTS_VERSION, MatchFacts, match_date, match_facts
+from projections.stats import FACTS_VERSION, MatchFacts
 from recorder.db import for_writing
 from recorder.errors import ChainBroken
-from recorder.logfile import format_time
+from recorder.event_rows import EVENTS
+from recorder.read_model_rows import (
+    FACTS_TABLE,
+    MatchToProject,
+    Plan,
+    Projected,
+    compute,
+    facts_row,
+    matches_to_project,
+    no_gc,
+    write,
+)
 from recorder.store import EventStore
-from recorder.tables import Match, MatchFactsRow, ProjectionCheckpoint, StoredEvent, utcnow
+from recorder.tables import ProjectionCheckpoint, utcnow
 
 FACTS = "match_facts"
 PROJECTIONS = (FACTS,)
-BATCH_EVENTS = 20_000  # positions a rebuild reads per transaction
+CHECKPOINTS = ProjectionCheckpoint.__table__  # type: ignore[attr-defined]
+FACTS_ONLY = Plan(facts=True, snapshot_key=None, every=0)
+MANY = 16  # matches: more than this to catch up are read from their rows, not folded one by one
+CHUNK = 200  # matches per query when reading them from their rows
 
-Progress = Callable[[int, int], None]  # (positions done, positions in all)
+Progress = Callable[[int, int], None]  # (events done, events in all)
 
 
 class FactsProjector:
@@ -52,84 +65,56 @@ class FactsProjector:
     # -- following ---------------------------------------------------------------------------------
 
     def checkpoint(self) -> int:
-        with Session(self.store.engine) as s:
-            row = s.get(ProjectionCheckpoint, FACTS)
-            return row.position if row is not None else 0
+        with self.store.engine.connect() as conn:
+            row = conn.execute(select(CHECKPOINTS.c.position).where(CHECKPOINTS.c.name == FACTS)).first()
+            return int(row.position) if row is not None else 0
 
     def head(self) -> int:
-        with Session(self.store.engine) as s:
-            return int(s.exec(select(func.coalesce(func.max(StoredEvent.position), 0))).one())
+        with self.store.engine.connect() as conn:
+            return _head(conn)
 
     def catch_up(self, limit: int | None = None) -> int:
         """Bring the facts up to the log's head (at most `limit` positions); returns the new checkpoint."""
         current = self.checkpoint()
         if current >= self.head():  # read first: a read of the facts takes no write lock when nothing is new
             return current
-        with self._lock, Session(for_writing(self.store.engine)) as s:
-            checkpoint = self._locked_checkpoint(s)
-            head = int(s.exec(select(func.coalesce(func.max(StoredEvent.position), 0))).one())
-            upto = head if limit is None else min(head, checkpoint.position + limit)
-            if upto <= checkpoint.position:
-                return checkpoint.position
-            changed = s.exec(
-                select(StoredEvent.match_id)
-                .where(StoredEvent.position > checkpoint.position, StoredEvent.position <= upto)
-                .distinct()
-            ).all()
-            for match_id in changed:
-                self._project(s, match_id)
-            checkpoint.position = upto
-            checkpoint.updated_at = utcnow()
-            s.add(checkpoint)
-            s.commit()
+        with self._lock, for_writing(self.store.engine).begin() as conn:
+            position = lock_checkpoint(conn)
+            head = _head(conn)
+            upto = head if limit is None else min(head, position + limit)
+            if upto <= position:
+                return position
+            changed = [r[0] for r in conn.execute(
+                select(EVENTS.c.match_id).where(EVENTS.c.position > position, EVENTS.c.position <= upto).distinct())]
+            self._project(conn, changed)
+            conn.execute(CHECKPOINTS.update().where(CHECKPOINTS.c.name == FACTS)
+                         .values(position=upto, updated_at=utcnow()))
             return upto
 
-    def _locked_checkpoint(self, s: Session) -> ProjectionCheckpoint:
-        row = s.exec(select(ProjectionCheckpoint).where(ProjectionCheckpoint.name == FACTS).with_for_update()).first()
-        if row is None:
-            row = ProjectionCheckpoint(name=FACTS, position=0)
-            s.add(row)
-            s.flush()
-        return row
-
-    def _project(self, s: Session, match_id: str) -> None:
-        match = s.get(Match, match_id)
-        if match is None:
+    def _project(self, conn: Connection, match_ids: Sequence[str]) -> None:
+        """Recompute the facts of `match_ids` in the caller's transaction: a few through the store's fold
+        (cached for a match being played), many from their rows, a chunk per query."""
+        if len(match_ids) > MANY:
+            for i in range(0, len(match_ids), CHUNK):
+                write(conn, compute(conn, FACTS_ONLY, matches_to_project(conn, match_ids[i:i + CHUNK])), FACTS_ONLY)
             return
-        date = match_date(match.meta, format_time(match.created_at))
+        write(conn, [self._projected(m) for m in matches_to_project(conn, match_ids)], FACTS_ONLY)
+
+    def _projected(self, match: MatchToProject) -> Projected:
         try:
-            fold = self.store.whole_fold(match_id)
-        except ChainBroken:  # broken at seq 1: nothing to count
-            s.exec(delete(MatchFactsRow).where(col(MatchFactsRow.match_id) == match_id))  # type: ignore[call-overload]
-            return
-        facts = match_facts(fold, match_id, date)
-        s.merge(MatchFactsRow(match_id=match_id, game=facts.game, finished=facts.finished, date=date,
-                              seq=fold.seq, version=FACTS_VERSION, facts=facts.to_json()))
-
-    # -- rebuilding --------------------------------------------------------------------------------
+            fold = self.store.whole_fold(match.match_id)
+        except ChainBroken:  # broken at seq 1: nothing to count, its row goes
+            return Projected(match.match_id, 0, match.last_seq)
+        return Projected(match.match_id, fold.seq, max(match.last_seq, fold.seq),
+                         facts=facts_row(match, fold))
 
     def reset(self) -> None:
         """Forget the read model: the next catch-up reads the whole log again."""
-        with self._lock, Session(for_writing(self.store.engine)) as s:
-            s.exec(delete(MatchFactsRow))  # type: ignore[call-overload]
-            checkpoint = self._locked_checkpoint(s)
-            checkpoint.position = 0
-            checkpoint.updated_at = utcnow()
-            s.add(checkpoint)
-            s.commit()
-
-    def rebuild(self, progress: Progress | None = None, resume: bool = False) -> int:
-        """Recompute every match's facts from the log, a batch per transaction; with `resume`, carry on
-        from where an interrupted rebuild stopped. Returns the checkpoint reached (the log's head)."""
-        if not resume:
-            self.reset()
-        head = self.head()
-        position = self.checkpoint()
-        while position < head:
-            position = self.catch_up(limit=BATCH_EVENTS)
-            if progress is not None:
-                progress(position, head)
-        return position
+        with self._lock, for_writing(self.store.engine).begin() as conn:
+            conn.execute(delete(FACTS_TABLE))
+            lock_checkpoint(conn)
+            conn.execute(CHECKPOINTS.update().where(CHECKPOINTS.c.name == FACTS)
+                         .values(position=0, updated_at=utcnow()))
 
     # -- reading -----------------------------------------------------------------------------------
 
@@ -138,19 +123,17 @@ class FactsProjector:
         is recomputed rather than misread."""
         if catch_up:
             self.catch_up()
-        table = MatchFactsRow.__table__  # type: ignore[attr-defined]
-        q = sa_select(table.c.match_id, table.c.version, table.c.facts)  # rows, not ORM objects: 70 µs less each
+        table = FACTS_TABLE
+        q = select(table.c.match_id, table.c.version, table.c.facts)  # rows, not ORM objects: 70 µs less each
         if game:
             q = q.where(table.c.game == game)
-        with _no_gc(), self.store.engine.connect() as conn:
+        with no_gc(), self.store.engine.connect() as conn:
             rows = conn.execute(q.order_by(table.c.date, table.c.match_id)).all()
-        with _no_gc():
+        with no_gc():
             out, stale = self._decoded(rows)
         if stale:
-            with self._lock, Session(for_writing(self.store.engine)) as s:
-                for match_id in stale:
-                    self._project(s, match_id)
-                s.commit()
+            with self._lock, for_writing(self.store.engine).begin() as conn:
+                self._project(conn, stale)
             return self.facts(game, catch_up=False)
         return out
 
@@ -167,17 +150,18 @@ class FactsProjector:
         return out, stale
 
 
-@contextmanager
-def _no_gc() -> Iterator[None]:
-    """Reading thousands of facts makes hundreds of thousands of small objects, none of them cyclic: the
-    collector's passes over them would cost more than the reading (3× at 1,000 matches)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
+def lock_checkpoint(conn: Connection) -> int:
+    """The facts checkpoint's position, its row locked for the transaction (made when missing)."""
+    row = conn.execute(select(CHECKPOINTS.c.position).where(CHECKPOINTS.c.name == FACTS).with_for_update()).first()
+    if row is None:
+        conn.execute(insert(CHECKPOINTS).values(name=FACTS, position=0, updated_at=utcnow()))
+        return 0
+    return int(row.position)
+
+
+
+def _head(conn: Connection) -> int:
+    return int(conn.execute(select(func.coalesce(func.max(EVENTS.c.position), 0))).scalar_one())
 
 
 class Follower:

@@ -1,22 +1,18 @@
-"""`rebuild_snapshots`: a match's snapshots (recorder/snapshots.py) rewritten from its log, for `scorebook rebuild`.
-
-Apart from recorder/snapshots.py because it folds with the store's chain check (`recorder.store._verified`),
-and the store itself reads and writes snapshots.
+"""`rebuild_snapshots`: the snapshots (recorder/snapshots.py) of one match, or of every match, rewritten from
+the log, a transaction per match: for the snapshot benchmarks and tests, which choose `every` and a match.
+`scorebook rebuild` does the same for every match in batches (recorder/rebuild.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from sqlalchemy import delete
+from sqlalchemy import select
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, col, select
 
 from recorder.db import for_writing
-from recorder.logfile import GENESIS
-from recorder.snapshots import SNAPSHOT_EVERY, Snapshots, load_key, snapshot_key
-from recorder.store import StoredFold, _verified
-from recorder.tables import Match, MatchSnapshot, StoredEvent
+from recorder.read_model_rows import MATCHES, Plan, compute, matches_to_project, write
+from recorder.snapshots import SNAPSHOT_EVERY, load_key, snapshot_key
 
 
 def rebuild_snapshots(
@@ -27,37 +23,24 @@ def rebuild_snapshots(
     every: int = SNAPSHOT_EVERY,
     secret: str | None = None,
 ) -> dict[str, int]:
-    """Rewrite the snapshots of one match, or of every match, from the log: each match's old snapshots are
-    deleted and new ones written at every `every`-th seq as far as its rows verify, one transaction per match
-    (so it can be stopped and run again, and appends go on meanwhile). `progress(n)` is called after each
+    """Rewrite the snapshots of one match, or of every match, from the log: new ones at every `every`-th seq
+    as far as its rows verify, the old ones up to its last row deleted. `progress(n)` is called after each
     match with the number of its events read. Returns {"matches", "events", "snapshots"}."""
-    snapshots = Snapshots(snapshot_key(secret) if secret is not None else load_key(engine), every)
-    writer = for_writing(engine)
-    with Session(engine) as s:
-        q = select(Match.id, Match.last_seq).order_by(col(Match.created_at), col(Match.id))
-        if match_id is not None:
-            q = q.where(Match.id == match_id)
-        matches = s.exec(q).all()
+    plan = Plan(facts=False, snapshot_key=snapshot_key(secret) if secret is not None else load_key(engine),
+                every=every)
+    q = select(MATCHES.c.id).order_by(MATCHES.c.created_at, MATCHES.c.id)
+    if match_id is not None:
+        q = q.where(MATCHES.c.id == match_id)
+    with engine.connect() as conn:
+        ids = [r[0] for r in conn.execute(q)]
     counts = {"matches": 0, "events": 0, "snapshots": 0}
-    for mid, last_seq in matches:
-        with Session(engine) as s:
-            rows = s.exec(
-                select(StoredEvent).where(StoredEvent.match_id == mid, StoredEvent.seq <= last_seq)
-                .order_by(col(StoredEvent.seq))
-            ).all()
-            stored = _verified(StoredFold(None, GENESIS, 0), rows, last_seq)
-            hashes = {r.seq: r.hash for r in rows}
-        fold = stored.fold
-        made = []
-        if fold is not None and every > 0:
-            made = [snapshots.make(mid, fold, k, hashes[k]) for k in range(every, fold.seq + 1, every)]
-        with Session(writer) as w:
-            w.exec(delete(MatchSnapshot).where(col(MatchSnapshot.match_id) == mid))  # type: ignore[call-overload]
-            w.add_all(made)
-            w.commit()
+    for mid in ids:
+        with for_writing(engine).begin() as conn:
+            (projected,) = compute(conn, plan, matches_to_project(conn, [mid]))
+            write(conn, [projected], plan)
         counts["matches"] += 1
-        counts["events"] += len(rows)
-        counts["snapshots"] += len(made)
+        counts["events"] += projected.events
+        counts["snapshots"] += len(projected.snapshots)
         if progress is not None:
-            progress(len(rows))
+            progress(projected.events)
     return counts

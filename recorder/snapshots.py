@@ -36,7 +36,7 @@ from sqlmodel import Session, col, select
 import projections
 from projections.events import Event
 from projections.timeline import Fold
-from recorder.tables import MatchSnapshot
+from recorder.tables import MatchSnapshot, utcnow
 
 SNAPSHOTS = "snapshots"  # the read model's name for `scorebook rebuild`
 SNAPSHOT_EVERY = 100  # events between snapshots: a cold read folds at most 99 (see docs/PERFORMANCE.md)
@@ -123,10 +123,15 @@ class Snapshots:
 
     def make(self, match_id: str, fold: Fold[Any], seq: int, hash: str) -> MatchSnapshot:
         """The snapshot of `fold` right after `seq`, whose event's hash is `hash`."""
+        return MatchSnapshot(**self.values(match_id, fold, seq, hash))
+
+    def values(self, match_id: str, fold: Fold[Any], seq: int, hash: str) -> dict[str, Any]:
+        """`make`'s row as column values, for an insert of many."""
         at = fold.at(seq)
         payload = _dumps((fold.event(1), at.state, dict(at.superseded_by)))
-        return MatchSnapshot(match_id=match_id, seq=seq, hash=hash, version=self.version,
-                             mac=self._mac(match_id, seq, hash, self.version, payload), payload=payload)
+        return {"match_id": match_id, "seq": seq, "hash": hash, "version": self.version,
+                "mac": self._mac(match_id, seq, hash, self.version, payload), "payload": payload,
+                "created_at": utcnow()}
 
     def rows_for(self, match_id: str, fold: Fold[Any], envelopes: Sequence[dict[str, Any]]) -> list[MatchSnapshot]:
         """Snapshots at the seqs among `envelopes` (new rows, folded into `fold`) that are multiples of `every`."""

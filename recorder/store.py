@@ -34,6 +34,7 @@ from projections.timeline import Fold
 from recorder.backup import Backup, BackupMatch
 from recorder.db import for_writing
 from recorder.errors import BadRequest, ChainBroken, Conflict, ImportRefused, MatchNotFound, Refused
+from recorder.event_rows import EventRow, match_rows
 from recorder.fold_cache import BYTES_PER_STATE, UNKNOWN_GAME_BYTES, FoldCache, configured_bytes
 from recorder.inputs import check_event, check_recorded_by, is_match_id
 from recorder.logfile import (
@@ -507,12 +508,7 @@ class EventStore:
         return stored
 
     def _extended(self, s: Session, match_id: str, start: StoredFold, last_seq: int) -> StoredFold:
-        rows = s.exec(
-            select(StoredEvent)
-            .where(StoredEvent.match_id == match_id, StoredEvent.seq > start.upto, StoredEvent.seq <= last_seq)
-            .order_by(col(StoredEvent.seq))
-        ).all()
-        return _verified(start, rows, last_seq)
+        return _verified(start, match_rows(s.connection(), match_id, start.upto, last_seq), last_seq)
 
     # -- snapshots (recorder/snapshots.py) -----------------------------------------------------------
 
@@ -744,7 +740,7 @@ def _broken(match_id: str, stored: StoredFold, consequence: str) -> ChainBroken:
     )
 
 
-def _verified(start: StoredFold, rows: Sequence[StoredEvent], last_seq: int) -> StoredFold:
+def _verified(start: StoredFold, rows: Sequence[StoredEvent | EventRow], last_seq: int) -> StoredFold:
     """Fold `rows` (seqs after start.upto, in order) onto `start`, stopping at the first row that is not the
     next link of the chain or that the rules refuse. Rows edited or deleted by someone with database access
     must not make a read fail: the match then replays up to the seq before."""

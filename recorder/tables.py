@@ -153,6 +153,18 @@ class ProjectionCheckpoint(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
 
 
+class RebuildProgress(SQLModel, table=True):
+    """A `scorebook rebuild` under way (recorder/rebuild.py): the log's head when it began (`upto`) and the
+    first-event position of the last match it has done (`done_through`), so that `--resume` skips those."""
+
+    __tablename__ = "rebuild_progress"
+
+    name: str = Field(primary_key=True, max_length=64)
+    upto: int = Field(sa_column=Column(BigInteger, nullable=False))
+    done_through: int = Field(sa_column=Column(BigInteger, nullable=False))
+    started_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+
+
 class MatchFactsRow(SQLModel, table=True):
     """A match's statistics facts (projections.stats.MatchFacts as JSON), as of its seq `seq`; `version` is
     the facts' format, so that a new one is rebuilt rather than misread."""

@@ -16,7 +16,7 @@ from recorder.cli import app
 from recorder.errors import BadRequest
 from recorder.facade import Scorebook
 from recorder.logfile import format_time, import_lines
-from recorder.projector import FACTS, FactsProjector
+from recorder.projector import FACTS, MANY, FactsProjector
 from recorder.store import EventStore
 from tests.examples import examples_dir
 from tests.logs import START, launch, round_start
@@ -78,21 +78,28 @@ def test_every_append_shows_in_the_next_read_and_a_checkpoint_follows_the_log(sc
     assert projector.catch_up() == projector.head()  # nothing new: nothing done
 
 
-def test_an_interrupted_catch_up_resumes_and_a_rebuild_gives_the_same_rows(scorebook: Scorebook) -> None:
+def test_an_interrupted_catch_up_resumes_where_it_stopped(scorebook: Scorebook) -> None:
     ids = club(scorebook)
     fresh = FactsProjector(EventStore(scorebook.engine))  # another process, its own caches
     fresh.reset()
     fresh.catch_up(limit=50)  # "crashes" after one batch: the checkpoint says how far it got
     assert 0 < fresh.checkpoint() == 50 < fresh.head()
     again = FactsProjector(EventStore(scorebook.engine))
-    assert again.rebuild(resume=True) == again.head()
+    assert again.catch_up() == again.head()
     assert by_id(again.facts(catch_up=False)) == {m: expected(scorebook, m) for m in ids}
     seen: list[tuple[int, int]] = []
     assert scorebook.rebuild("match_facts", lambda done, total: seen.append((done, total))) == again.head()
-    assert seen and seen[-1][0] == seen[-1][1] == again.head()
+    assert seen and seen[-1][0] == seen[-1][1] == sum(scorebook.summary(m)["seq"] for m in ids)
     assert by_id(scorebook.facts()) == {m: expected(scorebook, m) for m in ids}
     with pytest.raises(BadRequest, match="no read model"):
         scorebook.rebuild("moon")
+
+
+def test_a_catch_up_of_many_matches_reads_their_rows_and_agrees_with_the_store(scorebook: Scorebook) -> None:
+    ids = club(scorebook, per_game=5)  # 20 matches: more than a catch-up folds one by one through the store
+    assert len(ids) > MANY
+    scorebook.projector.reset()
+    assert by_id(scorebook.facts()) == {m: expected(scorebook, m) for m in ids}
 
 
 def test_rows_of_an_older_format_are_recomputed_not_misread(scorebook: Scorebook) -> None:

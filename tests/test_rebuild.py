@@ -1,0 +1,146 @@
+"""`scorebook rebuild` (recorder/rebuild.py): every read model recomputed from the log in one pass, resumable,
+in worker processes or not with the same rows, while reads and appends go on; on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+
+import recorder.rebuild as rebuild_module
+from recorder.facade import Scorebook
+from recorder.read_model_rows import Projected
+from recorder.store import EventStore
+from tests.logs import START, launch, round_start
+from tests.test_projector import by_id, club, expected
+
+EVERY = 10
+
+
+def snapshot_rows(sb: Scorebook) -> set[tuple[Any, ...]]:
+    with sb.engine.connect() as conn:
+        return {tuple(r) for r in conn.execute(text("SELECT match_id, seq, hash, version FROM snapshots"))}
+
+
+def facts_rows(sb: Scorebook) -> dict[str, Any]:
+    with sb.engine.connect() as conn:
+        return {r[0]: (r[1], r[2]) for r in conn.execute(text("SELECT match_id, seq, facts FROM match_facts"))}
+
+
+def progress_rows(sb: Scorebook) -> int:
+    with sb.engine.connect() as conn:
+        return int(conn.execute(text("SELECT count(*) FROM rebuild_progress")).scalar_one())
+
+
+@pytest.fixture
+def sb(scorebook: Scorebook) -> Scorebook:
+    """Snapshots every EVERY events, so that short matches have some."""
+    return Scorebook(EventStore(scorebook.engine, snapshot_every=EVERY, snapshot_secret="s"))
+
+
+def interrupt_after(batches: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the rebuild's writer fail once `batches` batches are written (a crash in the middle)."""
+    real = rebuild_module.write
+    written = 0
+
+    def write(conn: Any, batch: list[Projected], plan: Any) -> None:
+        nonlocal written
+        if written == batches:
+            raise KeyboardInterrupt("stopped")
+        real(conn, batch, plan)
+        written += 1
+
+    monkeypatch.setattr(rebuild_module, "write", write)
+
+
+def test_a_rebuild_gives_every_match_its_facts_and_snapshots(sb: Scorebook) -> None:
+    ids = club(sb)
+    before_snapshots = snapshot_rows(sb)  # written with the appends
+    with sb.engine.begin() as conn:
+        conn.execute(text("DELETE FROM snapshots"))
+    sb.projector.reset()
+    assert sb.rebuild() == sb.projector.head()
+    assert by_id(sb.projector.facts(catch_up=False)) == {m: expected(sb, m) for m in ids}
+    assert snapshot_rows(sb) == before_snapshots
+    assert sb.projector.checkpoint() == sb.projector.head()
+    assert progress_rows(sb) == 0
+
+
+def test_an_interrupted_rebuild_resumes_after_the_last_batch_written(
+    sb: Scorebook, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ids = club(sb, per_game=3)
+    monkeypatch.setattr(rebuild_module, "BATCH_EVENTS", 1)  # a batch per match
+    sb.projector.reset()
+    interrupt_after(4, monkeypatch)
+    with pytest.raises(KeyboardInterrupt):
+        sb.rebuild("match_facts")
+    assert len(facts_rows(sb)) == 4 and progress_rows(sb) == 1
+    assert sb.projector.checkpoint() == 0  # the checkpoint moves only when the rebuild is done
+    monkeypatch.undo()
+    monkeypatch.setattr(rebuild_module, "BATCH_EVENTS", 1)
+    seen: list[tuple[int, int]] = []
+    assert sb.rebuild("match_facts", lambda done, total: seen.append((done, total)), resume=True) == sb.projector.head()
+    everything = sum(sb.summary(m)["seq"] for m in ids)
+    assert 0 < seen[-1][1] < everything  # only the matches not done yet were read again
+    assert len(seen) == len(ids) - 4 + 1
+    assert by_id(sb.projector.facts(catch_up=False)) == {m: expected(sb, m) for m in ids}
+    assert progress_rows(sb) == 0 and sb.projector.checkpoint() == sb.projector.head()
+    assert sb.rebuild("match_facts", resume=True) == sb.projector.head()  # nothing to resume: a whole rebuild
+
+
+def test_worker_processes_write_the_same_rows_as_one_process(sb: Scorebook) -> None:
+    club(sb)
+    sb.rebuild(workers=0)
+    facts, snapshots = facts_rows(sb), snapshot_rows(sb)
+    sb.projector.reset()
+    with sb.engine.begin() as conn:
+        conn.execute(text("DELETE FROM snapshots"))
+    assert sb.rebuild(workers=2) == sb.projector.head()
+    assert facts_rows(sb) == facts and snapshot_rows(sb) == snapshots
+
+
+def test_reads_see_every_match_during_a_rebuild_and_appends_meanwhile_are_kept(
+    sb: Scorebook, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ids = club(sb)
+    live = sb.start_match(dict(START), "desk")["match_id"]
+    sb.facts()
+    counts: list[int] = []
+    appended: list[bool] = []
+
+    def meanwhile(done: int, total: int) -> None:  # called after each batch is committed
+        counts.append(len(sb.projector.facts(catch_up=False)))
+        if not appended:  # an append lands while the rebuild is under way
+            sb.append(live, [round_start(), launch("ann", 1, 5)], 1)
+            appended.append(True)
+
+    monkeypatch.setattr(rebuild_module, "BATCH_EVENTS", 1)
+    sb.rebuild("match_facts", meanwhile)
+    assert counts and set(counts) == {len(ids) + 1}  # nothing was emptied first
+    facts = by_id(sb.facts())
+    assert facts[live].events == 3 and facts[live].totals["ann"] == 5
+    assert facts == {m: expected(sb, m) for m in [*ids, live]}
+
+
+def test_an_older_result_never_overwrites_a_newer_row(sb: Scorebook) -> None:
+    (match_id, *_) = club(sb, per_game=1)
+    sb.facts()
+    row = facts_rows(sb)[match_id]
+    stale = Projected(match_id, 1, 1, facts={"match_id": match_id, "game": "x", "finished": False, "date": "2000-01-01",
+                                             "seq": 1, "version": 1, "facts": {"stale": True}})
+    from recorder.projector import FACTS_ONLY
+
+    with sb.engine.begin() as conn:
+        rebuild_module.write(conn, [stale], FACTS_ONLY)
+    assert facts_rows(sb)[match_id] == row
+
+
+def test_rebuild_of_one_read_model_leaves_the_other(sb: Scorebook) -> None:
+    club(sb, per_game=1)
+    facts = facts_rows(sb) or (sb.facts() and facts_rows(sb))
+    with sb.engine.begin() as conn:
+        conn.execute(text("DELETE FROM snapshots"))
+    sb.rebuild("snapshots")
+    assert snapshot_rows(sb) and facts_rows(sb) == facts
