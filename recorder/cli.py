@@ -378,7 +378,7 @@ def rebuild(
     started = time.perf_counter()
     with Progress(TextColumn("rebuilding {task.description}"), BarColumn(), TextColumn("{task.completed:,} of "
                   "{task.total:,} events"), TimeRemainingColumn(), transient=True) as bar:
-        task = bar.add_task(name, total=None)
+        task = bar.add_task(name, total=1)  # until the rebuild knows its events
 
         def progress(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
