@@ -230,14 +230,6 @@ def points_text(points: Mapping[str, int], names: Mapping[str, str]) -> str:
     return ", ".join(f"{names.get(p, p)} {signed(v)}" for p, v in points.items() if v)
 
 
-def players_in(matches: Sequence[Mapping[str, Any]]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for m in matches:
-        for p in m.get("players", []):
-            out.setdefault(p["id"], p.get("name") or p["id"])
-    return out
-
-
 # -- the scorepad ----------------------------------------------------------------------------------
 #
 # The pad (dashboard/pages/pad.py) shows one position: the match right after its last event. What the

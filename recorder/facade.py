@@ -259,7 +259,24 @@ class Scorebook:
         offset: int = 0,
     ) -> tuple[list[dict[str, Any]], int]:
         """Match summaries, newest first, and how many match the filters in all."""
-        return self.store.list_matches(game, player, status, limit, offset)
+        items, total, _ = self.store.list_matches(game, player, status, limit, offset)
+        return items, total
+
+    def match_page(
+        self,
+        game: str | None = None,
+        player: str | None = None,
+        status: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
+        after: str | None = None,
+    ) -> tuple[list[dict[str, Any]], int, str | None]:
+        """`matches`, and the cursor of the next page: `after` it, the page after this one (keyset paging)."""
+        return self.store.list_matches(game, player, status, limit, offset, after)
+
+    def players(self) -> dict[str, str]:
+        """Every player id seated in a match, with their name in their latest match."""
+        return self.store.players()
 
     # -- read models (recorder/projector.py) --------------------------------------------------------
 

@@ -17,12 +17,13 @@ import threading
 import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone
 from functools import partial
 from typing import Any
 
-from sqlalchemy import func, insert
-from sqlalchemy.engine import Engine
+from sqlalchemy import and_, func, insert, or_
+from sqlalchemy import select as core_select
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -55,9 +56,20 @@ from recorder.logfile import (
 )
 from recorder.readable import readable_meta, readable_players, readable_winners
 from recorder.snapshots import SNAPSHOT_EVERY, Snapshots, load_key, snapshot_key
-from recorder.tables import ApiToken, ImportRecord, Match, MatchPlayer, StoredEvent, utcnow
+from recorder.tables import (
+    ApiToken,
+    ImportRecord,
+    Match,
+    MatchListVersion,
+    MatchPlayer,
+    StoredEvent,
+    utcnow,
+)
 
 MAX_BATCH = 1000
+MATCHES = Match.__table__  # type: ignore[attr-defined]
+MATCH_PLAYERS = MatchPlayer.__table__  # type: ignore[attr-defined]
+LIST_VERSION = MatchListVersion.__table__  # type: ignore[attr-defined]
 
 
 def _refusal(e: IllegalEvent, seq: int, type: str) -> BadRequest | Refused:
@@ -334,8 +346,9 @@ class EventStore:
         if created_at is not None:
             match.created_at = created_at
         s.add(match)
-        s.add_all(_seat_rows(match_id, start))
+        s.add_all(_seat_rows(match_id, start, match.created_at))
         s.flush()
+        _bump_list_version(s)
         self._insert(s, match, prepared.fold, prepared.envelopes, list(event_ids))
         return match_id
 
@@ -393,7 +406,10 @@ class EventStore:
         s.add_all(self._snapshot_rows(match.id, fold, envelopes))  # in this transaction: never ahead of its rows
         sheet = fold.game.scores(fold.state) if fold.game else None
         match.last_seq = fold.seq
-        match.status = "finished" if sheet and sheet.finished else "in_progress"
+        status = "finished" if sheet and sheet.finished else "in_progress"
+        if status != match.status:
+            _bump_list_version(s)
+        match.status = status
         match.winners = list(sheet.winners) if sheet and sheet.finished else []
         match.updated_at = utcnow()
         s.add(match)
@@ -656,33 +672,55 @@ class EventStore:
         status: str | None = None,
         limit: int = 50,
         offset: int = 0,
-    ) -> tuple[list[dict[str, Any]], int]:
-        q = select(Match)
-        if game:
-            q = q.where(Match.game == game)
-        if status:
-            q = q.where(Match.status == status)
+        after: str | None = None,
+    ) -> tuple[list[dict[str, Any]], int, str | None]:
+        """A page of match summaries, newest first, how many match the filters in all, and the cursor of the
+        next page (None on the last). `after` (a cursor) pages by keyset: from an index, however deep."""
+        # Newest first by (created_at, id), both descending: one backward range of an index per filter.
         if player:
-            seats = select(MatchPlayer.match_id).where(MatchPlayer.player_id == player)
-            q = q.where(col(Match.id).in_(seats))
-        with Session(self.engine) as s:
-            total = self._count(s, q, (game, player, status))
-            rows = s.exec(q.order_by(col(Match.created_at).desc(), col(Match.id)).offset(offset).limit(limit)).all()
-            return [_summary(m) for m in rows], total
+            seats = MATCH_PLAYERS
+            q = (core_select(*MATCHES.c).select_from(seats.join(MATCHES, MATCHES.c.id == seats.c.match_id))
+                 .where(seats.c.player_id == player))
+            created, ident = seats.c.created_at, seats.c.match_id
+        else:
+            q = core_select(*MATCHES.c)
+            created, ident = MATCHES.c.created_at, MATCHES.c.id
+        if game:
+            q = q.where(MATCHES.c.game == game)
+        if status:
+            q = q.where(MATCHES.c.status == status)
+        filtered = q
+        if after is not None:
+            at, after_id = _read_cursor(after)
+            q = q.where(or_(created < at, and_(created == at, ident < after_id)))
+        q = q.order_by(created.desc(), ident.desc()).offset(offset).limit(limit + 1)
+        with self.engine.connect() as conn:
+            total = self._count(conn, filtered, (game, player, status))
+            rows = conn.execute(q).all()
+        items = [_summary(m) for m in rows[:limit]]
+        following = _cursor(rows[limit - 1]) if len(rows) > limit else None
+        return items, total, following
 
-    def _count(self, s: Session, q: Any, key: tuple[str | None, ...]) -> int:
-        """How many matches a filter selects, counted once per state of the log: a match's status and its
-        existence change only with an event, so the count holds until the log's last position moves."""
-        head = s.exec(select(func.max(StoredEvent.position))).one()  # the unique index's last entry
+    def players(self) -> dict[str, str]:
+        """Every player id seated in a match, with the name of their latest match."""
+        seats = MATCH_PLAYERS
+        with self.engine.connect() as conn:
+            q = core_select(seats.c.player_id, seats.c.name).order_by(seats.c.created_at, seats.c.match_id)
+            return {pid: name for pid, name in conn.execute(q)}
+
+    def _count(self, conn: Connection, q: Any, key: tuple[str | None, ...]) -> int:
+        """How many matches a filter selects, counted once per version of the match list: only a new match or
+        a match changing status changes a count, and each bumps `match_list_version` (see `_insert`)."""
+        version = conn.execute(core_select(LIST_VERSION.c.version).where(LIST_VERSION.c.id == 1)).scalar()
         with self._counts_lock:
             hit = self._counts.get(key)
-        if hit is not None and hit[0] == head:
+        if version is not None and hit is not None and hit[0] == version:
             return hit[1]
-        total = int(s.exec(select(func.count()).select_from(q.subquery())).one())
+        total = int(conn.execute(core_select(func.count()).select_from(q.subquery())).scalar_one())
         with self._counts_lock:
             if len(self._counts) > 1024:
                 self._counts.clear()
-            self._counts[key] = (head, total)
+            self._counts[key] = (version, total)
         return total
 
     def events(self, match_id: str, from_seq: int = 1, to_seq: int | None = None) -> list[dict[str, Any]]:
@@ -795,7 +833,8 @@ def _import_row(match_id: str, source: ImportSource, first_seq: int, last_seq: i
                         digest=source.digest, first_seq=first_seq, last_seq=last_seq)
 
 
-def _summary(m: Match) -> dict[str, Any]:
+def _summary(m: Any) -> dict[str, Any]:
+    """A match row's summary (an ORM `Match` or a Core row of `matches`)."""
     return {
         "match_id": m.id,
         "game": m.game,
@@ -815,11 +854,32 @@ def _new_match_row(match_id: str, data: dict[str, Any]) -> Match:
     return Match(id=match_id, game=data["game"], players=players, meta=meta or {})
 
 
-def _seat_rows(match_id: str, data: dict[str, Any]) -> list[MatchPlayer]:
+def _seat_rows(match_id: str, data: dict[str, Any], created_at: datetime) -> list[MatchPlayer]:
     return [
-        MatchPlayer(match_id=match_id, seat=i, player_id=p["id"], name=p.get("name") or p["id"])
+        MatchPlayer(match_id=match_id, seat=i, player_id=p["id"], name=p.get("name") or p["id"], created_at=created_at)
         for i, p in enumerate(data["players"])
     ]
+
+
+def _bump_list_version(s: Session) -> None:
+    s.connection().execute(LIST_VERSION.update().where(LIST_VERSION.c.id == 1)
+                           .values(version=LIST_VERSION.c.version + 1))
+
+
+def _cursor(row: Any) -> str:
+    """A page's keyset cursor: the last match's created_at (to the microsecond) and id."""
+    at = row.created_at if row.created_at.tzinfo is None else row.created_at.astimezone(timezone.utc)
+    return f"{at.replace(tzinfo=None).isoformat(timespec='microseconds')}Z~{row.id}"
+
+
+def _read_cursor(text: str) -> tuple[datetime, str]:
+    at, sep, match_id = text.partition("~")
+    try:
+        if not sep or not is_match_id(match_id):
+            raise ValueError
+        return parse_time(at), match_id
+    except ValueError:
+        raise BadRequest(f"after must be a cursor from a page of this list (`next`), not {text[:80]!r}") from None
 
 
 __all__ = [

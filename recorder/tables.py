@@ -74,11 +74,25 @@ class MatchPlayer(SQLModel, table=True):
     """Seats, so that matches can be listed by player."""
 
     __tablename__ = "match_players"
+    # The match's created_at, copied here so that one player's matches are listed newest first from this index
+    # alone, a page at a time, however many matches the club has.
+    __table_args__ = (Index("ix_match_players_player_created", "player_id", "created_at", "match_id"),)
 
     match_id: str = Field(sa_column=Column(String(32), ForeignKey("matches.id"), primary_key=True))
     seat: int = Field(primary_key=True)
     player_id: str = Field(index=True, max_length=64)
     name: str = Field(max_length=128)
+    created_at: datetime | None = Field(default=None, sa_column=Column(UtcDateTime(), nullable=True))
+
+
+class MatchListVersion(SQLModel, table=True):
+    """One row, bumped in the transaction that adds a match or changes a match's status: the match list's
+    counts hold while it stays the same, so they are not counted again on every request."""
+
+    __tablename__ = "match_list_version"
+
+    id: int = Field(default=1, primary_key=True)
+    version: int = Field(sa_column=Column(BigInteger, nullable=False))
 
 
 class StoredEvent(SQLModel, table=True):

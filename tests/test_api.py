@@ -180,7 +180,22 @@ def test_list_matches_filters_and_paginates(client: TestClient, tokens: dict) ->
     assert client.get("/api/matches?game=hats-off&status=in_progress").json()["total"] == 3
     assert client.get("/api/matches?status=finished").json()["total"] == 0
     assert client.get("/api/matches?status=bogus").status_code == 400
-    assert client.get("/api/matches?player=zed").json() == {"items": [], "total": 0, "limit": 50, "offset": 0}
+    assert client.get("/api/matches?player=zed").json() == {"items": [], "total": 0, "limit": 50, "offset": 0,
+                                                            "next": None}
+    # keyset paging: `next` leads to the page after, the same pages as offsets, and the last has none
+    assert page["items"] == client.get("/api/matches?player=ann&limit=2&offset=0").json()["items"]
+    rest = client.get(f"/api/matches?player=ann&limit=2&after={page['next']}").json()
+    assert [m["match_id"] for m in rest["items"]] == [ids[0]] and rest["next"] is None and rest["total"] == 3
+    everything = [m["match_id"] for m in client.get("/api/matches?limit=1").json()["items"]]
+    after = client.get("/api/matches?limit=1").json()["next"]
+    while after:
+        page = client.get(f"/api/matches?limit=1&after={after}").json()
+        everything += [m["match_id"] for m in page["items"]]
+        after = page["next"]
+    assert everything == ids[::-1]
+    for bad in ("nonsense", "2026-01-01T00:00:00Z~not-an-id", "yesterday~" + ids[0]):
+        refused = client.get(f"/api/matches?after={bad}")
+        assert refused.status_code == 400 and "after must be a cursor" in refused.json()["reason"]
 
 
 def test_openapi_documents_every_route(client: TestClient) -> None:
@@ -252,8 +267,9 @@ def test_bodies_are_the_facades_json_key_for_key(client: TestClient, tokens: dic
         for player in ("ann", "bo"):
             assert client.get(f"/api/matches/{m}/legal?player={player}").json() == scorebook.legal(m, player)
     assert scorebook.legal(playing, "ann")["moves"], "a move's extra keys (points …) must be kept"
-    items, total = scorebook.matches()
-    assert client.get("/api/matches").json() == {"items": items, "total": total, "limit": 50, "offset": 0}
+    items, total, following = scorebook.match_page()
+    assert client.get("/api/matches").json() == {"items": items, "total": total, "limit": 50, "offset": 0,
+                                                 "next": following}
     assert "scores" not in items[0]
     assert client.get("/api/events?after=3&limit=5").json() == {"events": scorebook.events_after(3, 5)}
     monkeypatch.setattr(scorebook, "verify", lambda _: ChainCheck(False, 7, 5, "hash does not match"))

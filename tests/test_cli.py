@@ -116,7 +116,7 @@ def test_read_only_commands_on_an_empty_database_say_to_migrate(
         pass  # the database exists, with no schema yet
     code, out, err = run(*command, "--db", db)
     assert (code, out) == (1, "")
-    assert "error: the database schema is at revision none (an empty database), not head 0006" in err
+    assert "error: the database schema is at revision none (an empty database), not head 0007" in err
     assert "run `scorebook migrate`" in err
     assert inspect(bare_engine).get_table_names() == []  # a read-only command migrates nothing
     assert run("migrate", "--db", db)[0] == 0

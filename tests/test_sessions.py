@@ -554,7 +554,7 @@ def _refuses_changes(engine: Engine) -> None:
 
 def test_the_sessions_migration_goes_down_and_up_keeping_the_events_triggers(bare_engine: Engine) -> None:
     upgrade(bare_engine)
-    assert current_revisions(bare_engine) == ("0006",)
+    assert current_revisions(bare_engine) == ("0007",)
     triggers = _triggers(bare_engine)
     assert len(triggers) == 2
     sb = Scorebook.from_engine(bare_engine, session_secret=SECRET)

@@ -100,7 +100,7 @@ def test_a_misspelled_match_started_field_is_a_bad_request(store: EventStore) ->
     assert exc.value.body()["type"] == "match_started"
     with pytest.raises(BadRequest, match="'players.0.nmae'"):
         store.create_match({**START, "players": [{"id": "ann", "nmae": "Ann"}, {"id": "bo"}]}, "desk")
-    assert store.list_matches() == ([], 0)
+    assert store.list_matches() == ([], 0, None)
     # a create body's event_id is the retry key, not a field of match_started
     a = store.create_match({**START, "event_id": "m-7"}, "desk")
     b = store.create_match(dict(START), "desk", event_id="m-7")
@@ -205,7 +205,7 @@ def test_importing_a_match_already_stored_answers_it(store: EventStore) -> None:
     exported = store.import_log(parse_jsonl("".join(store.export_lines(first["match_id"]))), "x")  # its export
     for answer in (again, exported):
         assert answer == {"match_id": first["match_id"], "seq": len(log), "existing": True, "added": 0}
-    items, total = store.list_matches()
+    items, total, _ = store.list_matches()
     assert total == 1
     assert [i["imported_by"] for i in store.summary(first["match_id"])["imports"]] == ["importer"]
 
@@ -251,7 +251,7 @@ def test_import_refuses_an_illegal_event_and_stores_nothing(store: EventStore) -
     with pytest.raises(ImportRefused) as exc:
         store.import_log(lines(log), "i")
     assert exc.value.extra["line"] == 4 and "hat_launched refused" in exc.value.message
-    assert store.list_matches() == ([], 0)
+    assert store.list_matches() == ([], 0, None)
 
 
 def test_rewind_supersedes_and_continues(store: EventStore) -> None:
@@ -328,12 +328,12 @@ def test_racing_writers_that_retry_all_land_in_order(store: EventStore) -> None:
 def test_list_matches_filters_and_pages(store: EventStore) -> None:
     ids = [started(store) for _ in range(3)]
     other = store.create_match({"game": "hats-off", "players": [{"id": "cy"}, {"id": "dee"}]}, "d")["match_id"]
-    items, total = store.list_matches(player="ann", limit=2)
+    items, total, _ = store.list_matches(player="ann", limit=2)
     assert total == 3 and len(items) == 2
     assert {m["match_id"] for m in store.list_matches(player="cy")[0]} == {other}
-    assert store.list_matches(status="finished") == ([], 0)
+    assert store.list_matches(status="finished") == ([], 0, None)
     assert store.list_matches(game="tri-ominos")[1] == 0
-    page2, _ = store.list_matches(player="ann", limit=2, offset=2)
+    page2, _, _ = store.list_matches(player="ann", limit=2, offset=2)
     assert len(page2) == 1 and {m["match_id"] for m in items + page2} == set(ids)
 
 

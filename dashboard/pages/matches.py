@@ -7,19 +7,17 @@ from typing import Any
 
 from dash import Dash, Input, Output, State, ctx, dcc, html
 
-from dashboard.model import match_date, players_in
+from dashboard.model import match_date
 from dashboard.pages.links import player_href
 from dashboard.theme import seat_colours
 from projections.registry import GAME_NAMES, game_title
 from recorder.facade import Scorebook
 
 PAGE_SIZE = 50
-ALL = 100_000
 
 
 def layout(sb: Scorebook) -> html.Div:
-    everyone, _ = sb.matches(limit=ALL)
-    players = players_in(everyone)
+    players = sb.players()
     return html.Div(className="page", children=[
         html.H1("Matches"),
         html.Div(className="filters", children=[

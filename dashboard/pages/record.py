@@ -17,7 +17,6 @@ from typing import Any
 
 from dash import ALL, ClientsideFunction, Dash, Input, Output, State, ctx, dcc, html, no_update
 
-from dashboard.model import players_in
 from dashboard.pages.pad import attrs
 from dashboard.pages.signin import principal, sign_in_prompt
 from projections.options import Option
@@ -27,7 +26,6 @@ from recorder.errors import StoreError
 from recorder.facade import Scorebook
 
 SEATS = 8  # the most players any game takes (High Five)
-ALL_MATCHES = 100_000
 CONTINUE = 20
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -192,9 +190,8 @@ def layout(sb: Scorebook) -> html.Div:
     who = principal(sb)
     if who is None:
         return sign_in_prompt("/record")
-    everyone, _ = sb.matches(limit=ALL_MATCHES)
-    known = sorted(set(players_in(everyone).values()), key=str.lower)
-    going = [m for m in everyone if m["status"] == "in_progress"][:CONTINUE]
+    known = sorted(set(sb.players().values()), key=str.lower)
+    going, _ = sb.matches(status="in_progress", limit=CONTINUE)
     game = GAME_NAMES[0]
     low = get_game(game).descriptor.min_players
     rows = []

@@ -149,6 +149,7 @@ class MatchList(BaseModel):
     total: int
     limit: int
     offset: int
+    next: str | None = Field(default=None, description="the cursor of the next page (`?after=`), null on the last")
 
 
 class AppendResult(BaseModel):

@@ -75,9 +75,12 @@ def list_matches(
     status: Literal["in_progress", "finished"] | None = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
     offset: Annotated[int, Query(ge=0, le=MAX_POSITION)] = 0,
+    after: Annotated[str | None, Query(max_length=200, description="the `next` cursor of the page before: "
+                                       "pages by keyset, as fast at any depth")] = None,
 ) -> MatchList:
-    items, total = sb.matches(game, player, status, limit, offset)
-    return MatchList.model_validate({"items": items, "total": total, "limit": limit, "offset": offset})
+    items, total, following = sb.match_page(game, player, status, limit, offset, after)
+    return MatchList.model_validate({"items": items, "total": total, "limit": limit, "offset": offset,
+                                     "next": following})
 
 
 @router.post(
