@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.engine import Connection
@@ -51,6 +50,7 @@ CHECKPOINTS = ProjectionCheckpoint.__table__  # type: ignore[attr-defined]
 FACTS_ONLY = Plan(facts=True, snapshot_key=None, every=0)
 MANY = 16  # matches: more than this to catch up are read from their rows, not folded one by one
 CHUNK = 200  # matches per query when reading them from their rows
+KEEP_DECODED = 200_000  # decoded facts rows a process keeps (about 3 KiB each)
 
 Progress = Callable[[int, int], None]  # (events done, events in all)
 
@@ -61,6 +61,7 @@ class FactsProjector:
     def __init__(self, store: EventStore) -> None:
         self.store = store
         self._lock = threading.Lock()  # one catch-up at a time in this process
+        self._decoded: dict[str, tuple[int, MatchFacts]] = {}  # match id -> (seq, its facts as read)
 
     # -- following ---------------------------------------------------------------------------------
 
@@ -120,34 +121,53 @@ class FactsProjector:
 
     def facts(self, game: str | None = None, catch_up: bool = True) -> list[MatchFacts]:
         """Every match's facts (of one game), caught up with the log first; a row of an older facts format
-        is recomputed rather than misread."""
+        is recomputed rather than misread. Rows are decoded once per process and kept while their seq stays
+        the same (decoding is most of the cost of a statistics request: 10,000 rows take about half a second)."""
         if catch_up:
             self.catch_up()
         table = FACTS_TABLE
-        q = select(table.c.match_id, table.c.version, table.c.facts)  # rows, not ORM objects: 70 µs less each
+        q = select(table.c.match_id, table.c.seq, table.c.version)
         if game:
             q = q.where(table.c.game == game)
-        with no_gc(), self.store.engine.connect() as conn:
-            rows = conn.execute(q.order_by(table.c.date, table.c.match_id)).all()
-        with no_gc():
-            out, stale = self._decoded(rows)
+        with self.store.engine.connect() as conn:
+            keys = conn.execute(q.order_by(table.c.date, table.c.match_id)).all()
+            kept = self._decoded
+            missing = [k.match_id for k in keys if (hit := kept.get(k.match_id)) is None or hit[0] != k.seq]
+            stale = self._decode(conn, missing, game, len(missing) > len(keys) // 2)
         if stale:
             with self._lock, for_writing(self.store.engine).begin() as conn:
                 self._project(conn, stale)
             return self.facts(game, catch_up=False)
+        out = [hit[1] for k in keys if (hit := kept.get(k.match_id)) is not None and hit[0] == k.seq]
+        if len(kept) > KEEP_DECODED:  # a federation's history: decode per request rather than hold it all
+            kept.clear()
         return out
 
-    @staticmethod
-    def _decoded(rows: Sequence[Any]) -> tuple[list[MatchFacts], list[str]]:
-        out, stale = [], []
-        for row in rows:
-            try:
-                if row.version != FACTS_VERSION:
-                    raise ValueError("an older format")
-                out.append(MatchFacts.from_json(row.facts))
-            except (ValueError, KeyError, TypeError):
-                stale.append(row.match_id)
-        return out, stale
+    def _decode(self, conn: Connection, match_ids: list[str], game: str | None, every_row: bool) -> list[str]:
+        """Read and decode the facts of `match_ids` into the kept rows (all rows of the game in one query
+        when most are wanted); returns the ids whose rows are of an older format or unreadable."""
+        if not match_ids:
+            return []
+        table = FACTS_TABLE
+        q = select(table.c.match_id, table.c.seq, table.c.version, table.c.facts)
+        wanted = set(match_ids)
+        if every_row:
+            chunks = [q.where(table.c.game == game) if game else q]
+        else:
+            chunks = [q.where(table.c.match_id.in_(match_ids[i:i + 500])) for i in range(0, len(match_ids), 500)]
+        stale = []
+        with no_gc():
+            for chunk in chunks:
+                for row in conn.execute(chunk):
+                    if row.match_id not in wanted:
+                        continue
+                    try:
+                        if row.version != FACTS_VERSION:
+                            raise ValueError("an older format")
+                        self._decoded[row.match_id] = (row.seq, MatchFacts.from_json(row.facts))
+                    except (ValueError, KeyError, TypeError):
+                        stale.append(row.match_id)
+        return stale
 
 
 def lock_checkpoint(conn: Connection) -> int:
