@@ -133,11 +133,12 @@ class Snapshots:
                 "mac": self._mac(match_id, seq, hash, self.version, payload), "payload": payload,
                 "created_at": utcnow()}
 
-    def rows_for(self, match_id: str, fold: Fold[Any], envelopes: Sequence[dict[str, Any]]) -> list[MatchSnapshot]:
-        """Snapshots at the seqs among `envelopes` (new rows, folded into `fold`) that are multiples of `every`."""
+    def rows_for(self, match_id: str, fold: Fold[Any], envelopes: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Snapshot rows (column values) at the seqs among `envelopes` (new rows, folded into `fold`) that are
+        multiples of `every`."""
         if self.every <= 0:
             return []
-        return [self.make(match_id, fold, env["seq"], env["hash"]) for env in envelopes
+        return [self.values(match_id, fold, env["seq"], env["hash"]) for env in envelopes
                 if env["seq"] % self.every == 0 and env["seq"] <= fold.seq]
 
     def read(self, row: MatchSnapshot, match_id: str) -> Resumable | None:

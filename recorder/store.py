@@ -62,6 +62,7 @@ from recorder.tables import (
     Match,
     MatchListVersion,
     MatchPlayer,
+    MatchSnapshot,
     StoredEvent,
     utcnow,
 )
@@ -69,6 +70,8 @@ from recorder.tables import (
 MAX_BATCH = 1000
 MATCHES = Match.__table__  # type: ignore[attr-defined]
 MATCH_PLAYERS = MatchPlayer.__table__  # type: ignore[attr-defined]
+EVENTS = StoredEvent.__table__  # type: ignore[attr-defined]
+SNAPSHOTS_TABLE = MatchSnapshot.__table__  # type: ignore[attr-defined]
 LIST_VERSION = MatchListVersion.__table__  # type: ignore[attr-defined]
 
 
@@ -342,14 +345,12 @@ class EventStore:
     ) -> str:
         match_id = match_id or uuid.uuid4().hex
         start = prepared.envelopes[0]["data"]
-        match = _new_match_row(match_id, start)
-        if created_at is not None:
-            match.created_at = created_at
-        s.add(match)
-        s.add_all(_seat_rows(match_id, start, match.created_at))
-        s.flush()
+        created = created_at or utcnow()
+        conn = s.connection()
+        conn.execute(insert(MATCHES), [_new_match_row(match_id, start, created)])
+        conn.execute(insert(MATCH_PLAYERS), _seat_rows(match_id, start, created))
         _bump_list_version(s)
-        self._insert(s, match, prepared.fold, prepared.envelopes, list(event_ids))
+        self._insert(s, _Head(match_id, 0, "in_progress"), prepared.fold, prepared.envelopes, list(event_ids))
         return match_id
 
     def _replayed(self, s: Session, match_id: str, events: Sequence[NewEvent]) -> list[dict[str, Any]] | None:
@@ -371,24 +372,30 @@ class EventStore:
             raise Conflict(f"event_id {used!r} was already stored with different content or in another batch")
         return [stored[e.event_id].envelope() for e in events if e.event_id is not None]
 
-    def _lock_match(self, s: Session, match_id: str) -> Match:
+    def _lock_match(self, s: Session, match_id: str) -> _Head:
+        """The match's head, its row locked for the transaction (a Core row: no ORM object on the hot path)."""
         if not is_match_id(match_id):  # never a match: not worth asking the database, which may refuse it
             raise MatchNotFound(f"no match {match_id!r}")
-        match = s.exec(select(Match).where(Match.id == match_id).with_for_update()).first()
-        if match is None:
+        row = s.connection().execute(
+            core_select(MATCHES.c.id, MATCHES.c.last_seq, MATCHES.c.status).where(MATCHES.c.id == match_id)
+            .with_for_update()).first()
+        if row is None:
             raise MatchNotFound(f"no match {match_id!r}")
-        return match
+        return _Head(row.id, row.last_seq, row.status)
 
     def _insert(
-        self, s: Session, match: Match, fold: Fold, envelopes: list[dict[str, Any]], event_ids: list[str | None]
+        self, s: Session, head: _Head, fold: Fold, envelopes: list[dict[str, Any]], event_ids: list[str | None]
     ) -> None:
-        if s.get_bind().dialect.name == "postgresql":
+        """Insert the envelopes' rows and the snapshots due among them, and move the match's head: Core
+        statements in the caller's transaction (one executemany for the rows)."""
+        conn = s.connection()
+        if conn.dialect.name == "postgresql":
             # Global positions are handed out in commit order: one appender at a time takes the next ones.
-            s.connection().exec_driver_sql("LOCK TABLE events IN EXCLUSIVE MODE")
-        position = s.exec(select(func.coalesce(func.max(StoredEvent.position), 0))).one()
+            conn.exec_driver_sql("LOCK TABLE events IN EXCLUSIVE MODE")
+        position = conn.execute(core_select(func.coalesce(func.max(EVENTS.c.position), 0))).scalar_one()
         rows = [
             {
-                "match_id": match.id,
+                "match_id": head.id,
                 "seq": env["seq"],
                 "position": position + i,
                 "type": env["type"],
@@ -401,18 +408,18 @@ class EventStore:
             }
             for i, (env, event_id) in enumerate(zip(envelopes, event_ids, strict=True), start=1)
         ]
-        s.flush()  # the match row first: the events refer to it
-        s.connection().execute(insert(StoredEvent.__table__), rows)  # type: ignore[attr-defined]  # one executemany
-        s.add_all(self._snapshot_rows(match.id, fold, envelopes))  # in this transaction: never ahead of its rows
+        conn.execute(insert(EVENTS), rows)
+        snapshots = self._snapshot_rows(head.id, fold, envelopes)  # in this transaction: never ahead of its rows
+        if snapshots:
+            conn.execute(insert(SNAPSHOTS_TABLE), snapshots)
         sheet = fold.game.scores(fold.state) if fold.game else None
-        match.last_seq = fold.seq
         status = "finished" if sheet and sheet.finished else "in_progress"
-        if status != match.status:
+        if status != head.status:
             _bump_list_version(s)
-        match.status = status
-        match.winners = list(sheet.winners) if sheet and sheet.finished else []
-        match.updated_at = utcnow()
-        s.add(match)
+        conn.execute(MATCHES.update().where(MATCHES.c.id == head.id).values(
+            last_seq=fold.seq, status=status, winners=list(sheet.winners) if sheet and sheet.finished else [],
+            updated_at=utcnow()))
+        s.expire_all()  # a Match the session loaded earlier (an import's lookups) must not be read stale
 
     # -- backup and restore (the file: recorder/backup.py) ------------------------------------------
 
@@ -848,17 +855,25 @@ def _summary(m: Any) -> dict[str, Any]:
     }
 
 
-def _new_match_row(match_id: str, data: dict[str, Any]) -> Match:
+def _new_match_row(match_id: str, data: dict[str, Any], created_at: datetime) -> dict[str, Any]:
     players = [{"id": p["id"], "name": p.get("name") or p["id"]} for p in data["players"]]
     meta = data.get("meta") if isinstance(data.get("meta"), dict) else {}
-    return Match(id=match_id, game=data["game"], players=players, meta=meta or {})
+    return {"id": match_id, "game": data["game"], "status": "in_progress", "last_seq": 0, "players": players,
+            "winners": [], "meta": meta or {}, "created_at": created_at, "updated_at": created_at}
 
 
-def _seat_rows(match_id: str, data: dict[str, Any], created_at: datetime) -> list[MatchPlayer]:
-    return [
-        MatchPlayer(match_id=match_id, seat=i, player_id=p["id"], name=p.get("name") or p["id"], created_at=created_at)
-        for i, p in enumerate(data["players"])
-    ]
+def _seat_rows(match_id: str, data: dict[str, Any], created_at: datetime) -> list[dict[str, Any]]:
+    return [{"match_id": match_id, "seat": i, "player_id": p["id"], "name": p.get("name") or p["id"],
+             "created_at": created_at} for i, p in enumerate(data["players"])]
+
+
+@dataclass(frozen=True)
+class _Head:
+    """A match row's head, as an append reads it under the row's lock."""
+
+    id: str
+    last_seq: int
+    status: str
 
 
 def _bump_list_version(s: Session) -> None:
