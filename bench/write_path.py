@@ -15,16 +15,20 @@ made by its migrations in a database of their own (the same columns, indexes, fo
    round), against raw sqlite3 inserting the same rows (their hashes and positions computed beforehand),
    one row per transaction (BEGIN IMMEDIATE, INSERT, COMMIT), and against the `eventsourcing` library
    (the `bench` extra) on its SQLite persistence module in a file, one aggregate per match, one `save`
-   of one event each (its application recorder: a global notification id, as `position`).
+   of one event each (its application recorder: a global notification id, as `position`). Beside the
+   rate, the CPU time of this process per append (`time.process_time`: SQLite works in this process, so
+   this is the work an append adds to the insert, which the disk's flush does not blur; on PostgreSQL
+   only the client's side).
 2. HTTP append, 1 client: `scorebook serve` in a subprocess (a recorder token made beforehand; extra
    arguments from $SCOREBOOK_BENCH_SERVE_ARGS) against bench/bare_endpoint.py served by uvicorn in a
    subprocess, one httpx client posting one event per request; events/s and the server's CPU time per
-   event (utime + stime from /proc of the process and any under it, before and after).
+   event (utime + stime from /proc of the process and any under it, before and SETTLE s after the last
+   answer, so that it includes the follower projecting these events into the read models).
 3. HTTP append, 8 clients: 8 threads, each with its own httpx client and its own match,
    $SCOREBOOK_BENCH_PER_CLIENT (default 25) events each: throughput (all events over the time until the
    last client is done) and the 95th percentile of the request latencies, the same for the bare endpoint.
 4. Import of a 1,000-event match (`Scorebook.import_log`, lines already parsed) against raw `executemany`
-   of the same rows (and the match row) in one transaction.
+   of the same rows (and the match row) in one transaction; with the CPU time per event, as in 1.
 5. With $SCOREBOOK_TEST_POSTGRES, 1 and 4 on PostgreSQL, each in a fresh schema, against raw psycopg.
 
 A goal missed is printed as "goal missed", never an error: this machine is shared and its speed changes.
@@ -58,6 +62,7 @@ CLIENTS = 8
 MATCHES = 3
 IMPORTED = 1000
 WARM_UP = 10  # events per contender in the discarded first round
+SETTLE = 1.5  # seconds after an HTTP run: Scorebook's follower (every 1 s) projects what was appended
 GAME = "hats-off"
 ROOT = Path(__file__).resolve().parent.parent
 SYNCHRONOUS_NAMES = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}
@@ -209,23 +214,23 @@ class RawSqlite:
         self.conn.execute(INSERT_MATCH, _match_params(match_id, log, json.dumps, str))
         return match_id
 
-    def append_each(self, rows: list[Row]) -> float:
-        """One row per transaction; seconds."""
-        t = time.perf_counter()
+    def append_each(self, rows: list[Row]) -> Took:
+        """One row per transaction (its data serialised there, as any writer must)."""
+        took = clock()
         for row in rows:
             self.conn.execute("BEGIN IMMEDIATE")
             self.conn.execute(INSERT_EVENT, _sqlite_row(row))
             self.conn.execute("COMMIT")
-        return time.perf_counter() - t
+        return took()
 
-    def import_rows(self, match_id: str, log: Log, rows: list[Row]) -> float:
-        """The match row and every event row in one transaction, one executemany; seconds."""
-        t = time.perf_counter()
+    def import_rows(self, match_id: str, log: Log, rows: list[Row]) -> Took:
+        """The match row and every event row in one transaction, one executemany."""
+        took = clock()
         self.conn.execute("BEGIN IMMEDIATE")
         self.conn.execute(INSERT_MATCH, _match_params(match_id, log, json.dumps, str))
         self.conn.executemany(INSERT_EVENT, [_sqlite_row(r) for r in rows])
         self.conn.execute("COMMIT")
-        return time.perf_counter() - t
+        return took()
 
     def next_positions(self, count: int) -> int:
         first, self.position = self.position, self.position + count
@@ -257,25 +262,25 @@ class RawPostgres:
         self.conn.commit()
         return match_id
 
-    def append_each(self, rows: list[Row]) -> float:
+    def append_each(self, rows: list[Row]) -> Took:
         from psycopg.types.json import Json
 
         sql = INSERT_EVENT.replace("?", "%s")
-        t = time.perf_counter()
+        took = clock()
         for row in rows:
             self.conn.execute(sql, (*row[:4], Json(row[4]), *row[5:]))
             self.conn.commit()
-        return time.perf_counter() - t
+        return took()
 
-    def import_rows(self, match_id: str, log: Log, rows: list[Row]) -> float:
+    def import_rows(self, match_id: str, log: Log, rows: list[Row]) -> Took:
         from psycopg.types.json import Json
 
-        t = time.perf_counter()
+        took = clock()
         self.conn.execute(INSERT_MATCH.replace("?", "%s"), _match_params(match_id, log, Json, lambda t: t))
         with self.conn.cursor() as cur:
             cur.executemany(INSERT_EVENT.replace("?", "%s"), [(*r[:4], Json(r[4]), *r[5:]) for r in rows])
         self.conn.commit()
-        return time.perf_counter() - t
+        return took()
 
     def next_positions(self, count: int) -> int:
         first, self.position = self.position, self.position + count
@@ -301,26 +306,51 @@ def _match_params(match_id: str, log: Log, as_json: Callable[[Any], Any], as_tim
 # -- Python: Scorebook, raw, eventsourcing --------------------------------------------------------------
 
 
-def scorebook_appends(sb: Any, logs: list[Log], count: int, tag: str) -> float:
-    """`count` appends of one event each to MATCHES new matches in turn; events/s."""
+Took = tuple[float, float]  # (wall seconds, CPU seconds of this process)
+
+
+def clock() -> Callable[[], Took]:
+    """Started now; called, the wall and CPU time since."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    return lambda: (time.perf_counter() - wall, time.process_time() - cpu)
+
+
+def scorebook_appends(sb: Any, logs: list[Log], count: int, tag: str) -> Took:
+    """`count` appends of one event each to MATCHES new matches in turn."""
     ids = [sb.start_match(log[0]["data"], "bench")["match_id"] for log in logs[:MATCHES]]
-    t = time.perf_counter()
+    took = clock()
     for m, done in turns(count, len(ids)):
         e = logs[m][done + 1]
         event = {"type": e["type"], "data": e["data"], "event_id": f"{tag}-{ids[m]}-{done + 2}"}
         sb.append(ids[m], [event], done + 1, "bench")
-    return count / (time.perf_counter() - t)
+    return took()
 
 
-def raw_appends(raw: RawSqlite | RawPostgres, logs: list[Log], count: int, tag: str) -> float:
-    """The same rows (hashes and positions worked out beforehand), one per transaction; events/s."""
+def raw_appends(raw: RawSqlite | RawPostgres, logs: list[Log], count: int, tag: str) -> Took:
+    """The same rows (hashes and positions worked out beforehand), one per transaction."""
     per_match = -(-count // MATCHES)
     ids = [raw.add_match(log) for log in logs[:MATCHES]]
     planned = [event_rows(ids[m], logs[m], 2, per_match, 0, tag) for m in range(len(ids))]
     first = raw.next_positions(count)
     rows = [(*planned[m][done][:2], first + i + 1, *planned[m][done][3:])
             for i, (m, done) in enumerate(turns(count, len(ids)))]
-    return count / raw.append_each(rows)
+    return raw.append_each(rows)
+
+
+def scorebook_import(sb: Any, logs: list[Log], tag: str) -> Took:
+    """A new match of IMPORTED events through `import_log`, its lines already parsed."""
+    from recorder.logfile import import_lines
+
+    lines = import_lines(renamed(logs[0][:IMPORTED], tag))
+    took = clock()
+    sb.import_log(lines, "bench")
+    return took()
+
+
+def raw_import(raw: RawSqlite | RawPostgres, logs: list[Log], tag: str) -> Took:
+    match_id = uuid.uuid4().hex
+    rows = event_rows(match_id, logs[0], 1, IMPORTED, raw.next_positions(IMPORTED), tag)
+    return raw.import_rows(match_id, logs[0], rows)
 
 
 class EventsourcingAnchor:
@@ -346,22 +376,70 @@ class EventsourcingAnchor:
         with self.app.recorder.datastore.transaction(commit=False) as c:
             return _pragmas(c.sqlite_cursor)
 
-    def appends(self, logs: list[Log], count: int, tag: str) -> float:
+    def appends(self, logs: list[Log], count: int, tag: str) -> Took:
         matches = [self.aggregate(log[0]["data"]) for log in logs[:MATCHES]]
         for agg in matches:
             self.app.save(agg)
-        t = time.perf_counter()
+        took = clock()
         for m, done in turns(count, len(matches)):
             e = logs[m][done + 1]
             matches[m].record(e["type"], e["data"], f"{tag}-{m}-{done + 2}")  # type: ignore[attr-defined]
             self.app.save(matches[m])
-        return count / (time.perf_counter() - t)
+        return took()
+
+
+def _note(r: int, count: int, took: Took, mine: bool, rate: Figure, cpu: Figure | None = None,
+          per: float = 1000) -> None:
+    """Round `r`'s events/s (and CPU per event, in units of 1/`per` s) on our side or the anchor's."""
+    if r < 0:  # the warm-up
+        return
+    wall, spent = took
+    (rate.ours if mine else rate.theirs).append(count / wall)
+    if cpu is not None:
+        (cpu.ours if mine else cpu.theirs).append(spent * per / count)
+
+
+def python_figures(sb: Any, raw: RawSqlite | RawPostgres, es: EventsourcingAnchor | None, logs: list[Log],
+                   rounds: int) -> list[Figure]:
+    """Figures 1 and 4 (on SQLite or PostgreSQL, as `sb` and `raw` are), interleaved."""
+    pg = isinstance(raw, RawPostgres)
+    where, anchor = ("PostgreSQL: ", "raw psycopg") if pg else ("", "raw sqlite3")
+    append = Figure(f"{where}Python append, 1 event per call", f"{anchor}, 1 row per transaction", "ev/s", 0.5)
+    append_cpu = Figure("  CPU per append, this process", anchor, "ms", None, higher_better=False)
+    vs_es = Figure("  the same", "eventsourcing 9, 1 event per save (SQLite)", "ev/s", 1.0)
+    imported = Figure(f"{where}import of a {IMPORTED:,}-event match", f"{anchor} executemany, 1 transaction",
+                      "ev/s", 0.5)
+    import_cpu = Figure("  CPU per event, this process", anchor, "µs", None, higher_better=False)
+    tag = "pg" if pg else "lite"
+
+    def ours(r: int, n: int) -> None:
+        count = n or APPENDS
+        took = scorebook_appends(sb, logs, count, f"{tag}{r}")
+        _note(r, count, took, True, append, append_cpu)
+        _note(r, count, took, True, vs_es)
+
+    def raw_anchor(r: int, n: int) -> None:
+        count = n or APPENDS
+        _note(r, count, raw_appends(raw, logs, count, f"{tag}raw{r}"), False, append, append_cpu)
+
+    def es_anchor(r: int, n: int) -> None:
+        assert es is not None
+        count = n or APPENDS
+        _note(r, count, es.appends(logs, count, f"{tag}es{r}"), False, vs_es)
+
+    def our_import(r: int, n: int) -> None:
+        _note(r, IMPORTED, scorebook_import(sb, logs, f"{tag}{r}"), True, imported, import_cpu, 1e6)
+
+    def raw_importing(r: int, n: int) -> None:
+        _note(r, IMPORTED, raw_import(raw, logs, f"{tag}imp{r}"), False, imported, import_cpu, 1e6)
+
+    interleaved(rounds, [ours, raw_anchor, *([es_anchor] if es else []), our_import, raw_importing])
+    return [append, append_cpu, *([vs_es] if es else []), imported, import_cpu]
 
 
 def sqlite_python(tmp: Path, logs: list[Log], rounds: int) -> tuple[list[Figure], str, str]:
     """Figures 1 and 4 on SQLite; also Scorebook's journal mode and synchronous setting, as read back."""
     from recorder import Scorebook
-    from recorder.logfile import import_lines
 
     with Scorebook.open(str(tmp / "scorebook.db")) as sb:
         with sb.engine.connect() as c:
@@ -380,46 +458,8 @@ def sqlite_python(tmp: Path, logs: list[Log], rounds: int) -> tuple[list[Figure]
             if got != (mode, sync):
                 print(f"warning: {name} runs with journal_mode={got[0]}, synchronous={got[1]}, "
                       f"Scorebook with {mode}, {sync}")
-
-        append = Figure("Python append, 1 event per call", "raw sqlite3, 1 row per transaction", "ev/s", 0.5)
-        vs_es = Figure("  the same", "eventsourcing 9, 1 event per save (SQLite)", "ev/s", 1.0)
-        imported = Figure(f"import of a {IMPORTED:,}-event match", "raw executemany, 1 transaction", "ev/s", 0.5)
-
-        def ours(r: int, n: int) -> None:
-            value = scorebook_appends(sb, logs, n or APPENDS, f"py{r}")
-            if r >= 0:
-                append.ours.append(value)
-                vs_es.ours.append(value)
-
-        def raw_anchor(r: int, n: int) -> None:
-            value = raw_appends(raw, logs, n or APPENDS, f"raw{r}")
-            if r >= 0:
-                append.theirs.append(value)
-
-        def es_anchor(r: int, n: int) -> None:
-            assert es is not None
-            value = es.appends(logs, n or APPENDS, f"es{r}")
-            if r >= 0:
-                vs_es.theirs.append(value)
-
-        def our_import(r: int, n: int) -> None:
-            lines = import_lines(renamed(logs[0][:IMPORTED], f"sb{r}"))
-            t = time.perf_counter()
-            sb.import_log(lines, "bench")
-            if r >= 0:
-                imported.ours.append(IMPORTED / (time.perf_counter() - t))
-
-        def raw_import(r: int, n: int) -> None:
-            match_id = uuid.uuid4().hex
-            rows = event_rows(match_id, logs[0], 1, IMPORTED, raw.next_positions(IMPORTED), f"imp{r}")
-            seconds = raw.import_rows(match_id, logs[0], rows)
-            if r >= 0:
-                imported.theirs.append(IMPORTED / seconds)
-
-        contenders = [ours, raw_anchor, *([es_anchor] if es else []), our_import, raw_import]
-        interleaved(rounds, contenders)
+        figures = python_figures(sb, raw, es, logs, rounds)
         raw.conn.close()
-    figures = [append, *([vs_es] if es else []), imported]
     return figures, mode, sync
 
 
@@ -518,6 +558,7 @@ def one_client(target: Target, logs: list[Log], count: int, tag: str) -> tuple[f
         for m, done in turns(count, len(ids)):
             post_events(client, target, ids[m], logs[m], done, tag)
         seconds = time.perf_counter() - t
+        time.sleep(SETTLE)  # what the server still does for these events is theirs, and not the next run's
         cpu = cpu_seconds(target.pid) - cpu
     return count / seconds, cpu * 1000 / count
 
@@ -560,6 +601,7 @@ def many_clients(target: Target, logs: list[Log], per_client: int, tag: str) -> 
         th.join()
     if errors:
         raise RuntimeError(f"{target.name}, {CLIENTS} clients: {errors[0]}") from errors[0]
+    time.sleep(SETTLE)
     ordered = sorted(latencies)
     p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
     return CLIENTS * per_client / (max(ends) - t), p95 * 1000
@@ -645,42 +687,14 @@ def postgres(tmp: Path, logs: list[Log], rounds: int) -> list[Figure]:
     """Figures 1 and 4 on PostgreSQL against raw psycopg, each database in a fresh schema."""
     from bench.databases import database
     from recorder import Scorebook
-    from recorder.logfile import import_lines
 
-    append = Figure("PostgreSQL: Python append", "raw psycopg, 1 row per transaction", "ev/s", 0.5)
-    imported = Figure(f"PostgreSQL: import of {IMPORTED:,} events", "raw psycopg executemany", "ev/s", 0.5)
     with database("postgresql", str(tmp), "sb") as sb_url, database("postgresql", str(tmp), "raw") as raw_url:
         Scorebook.open(raw_url).close()
         raw = RawPostgres(raw_url)
         with Scorebook.open(sb_url) as sb:
-
-            def ours(r: int, n: int) -> None:
-                value = scorebook_appends(sb, logs, n or APPENDS, f"pg{r}")
-                if r >= 0:
-                    append.ours.append(value)
-
-            def raw_anchor(r: int, n: int) -> None:
-                value = raw_appends(raw, logs, n or APPENDS, f"pgraw{r}")
-                if r >= 0:
-                    append.theirs.append(value)
-
-            def our_import(r: int, n: int) -> None:
-                lines = import_lines(renamed(logs[0][:IMPORTED], f"pg{r}"))
-                t = time.perf_counter()
-                sb.import_log(lines, "bench")
-                if r >= 0:
-                    imported.ours.append(IMPORTED / (time.perf_counter() - t))
-
-            def raw_import(r: int, n: int) -> None:
-                match_id = uuid.uuid4().hex
-                rows = event_rows(match_id, logs[0], 1, IMPORTED, raw.next_positions(IMPORTED), f"pgimp{r}")
-                seconds = raw.import_rows(match_id, logs[0], rows)
-                if r >= 0:
-                    imported.theirs.append(IMPORTED / seconds)
-
-            interleaved(rounds, [ours, raw_anchor, our_import, raw_import])
+            figures = python_figures(sb, raw, None, logs, rounds)
         raw.conn.close()
-    return [append, imported]
+    return figures
 
 
 def main() -> bool:
