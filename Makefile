@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+BENCH_STAMP := $(VENV)/.bench-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 DEMO ?= 3
@@ -16,6 +17,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e ".[dev]"
 	touch $(STAMP)
+
+# The benchmarks also need the `bench` extra (the eventsourcing library, an anchor of bench/write_path.py).
+$(BENCH_STAMP): $(STAMP)
+	$(BIN)/pip install --quiet -e ".[dev,bench]"
+	touch $(BENCH_STAMP)
 
 run: $(STAMP)
 	$(BIN)/scorebook serve --host $(HOST) --port $(PORT) --demo $(DEMO) --print-token
@@ -36,7 +42,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check projections recorder dashboard tests bench migrations
 	$(BIN)/mypy
 
-bench: $(STAMP)
+bench: $(BENCH_STAMP)
 	$(BIN)/python -m bench
 
 clean:

@@ -1,10 +1,11 @@
 """`make bench`: every benchmark, each reported as ratios against a baseline measured in the same run.
 
-`python -m bench startup` (or `replay`, `append`, `pad`, `reducers`, `readside`, `cache`) runs only the ones named."""
+`python -m bench startup` (or `replay`, `append`, `pad`, `reducers`, `readside`, `cache`, `write`) runs only the ones
+named."""
 
 import sys
 
-from bench import append, cache, pad, readside, reducers, replay, startup
+from bench import append, cache, pad, readside, reducers, replay, startup, write_path
 
 BENCHMARKS = {
     "replay": replay.main,
@@ -14,6 +15,7 @@ BENCHMARKS = {
     "reducers": reducers.main,
     "readside": readside.main,
     "cache": cache.main,
+    "write": write_path.main,
 }
 
 def main() -> int:
