@@ -242,13 +242,19 @@ class Fold(Generic[S]):
         with paused():
             own, states = self._held_lists()
             n, superseded, state = self._n, self.superseded_by, states[-1]
-            apply = self.game.apply
+            game = self.game
+            handlers, finished = game.handlers, game.is_finished
             for event in events:
                 t = event.type
                 # `apply`'s test: the usual game event is applied here, anything else by `apply` itself.
                 if (event.seq == n + 1 and type(t) is str and t and t not in COMMON_EVENT_TYPES
                         and type(event.data) is dict):
-                    state = apply(state, event)
+                    handler = handlers.get(t)
+                    # `Game.apply` without a call: its guards, and its refusals when one fails.
+                    if handler is None or finished(state):
+                        state = game.apply(state, event)
+                    else:
+                        state = handler(state, event.data)
                     own.append(event)
                     states.append(state)
                     n += 1
