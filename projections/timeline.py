@@ -26,6 +26,7 @@ from projections.protocol import Annotation, Game, S
 from projections.registry import get_game
 
 _new = object.__new__
+_tuple = tuple.__new__
 
 
 class EarlierNotHeld(LookupError):
@@ -333,5 +334,6 @@ def fold(events: Iterable[Event]) -> Fold[Any]:
 
 def fold_dicts(lines: Iterable[Mapping[str, Any]]) -> Fold[Any]:
     """Fold import-form events ({type, data}), numbering them 1, 2, 3 …"""
-    # A missing type or data reads as empty, which the fold refuses with its reason.
-    return fold(Event(i, line.get("type", ""), line.get("data", {})) for i, line in enumerate(lines, start=1))
+    # A missing type or data reads as empty, which the fold refuses with its reason. Each Event is built
+    # from its tuple directly (`tuple.__new__`, in C), not through the named tuple's Python `__new__`.
+    return fold(_tuple(Event, (i, line.get("type", ""), line.get("data", {}))) for i, line in enumerate(lines, start=1))
