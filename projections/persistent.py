@@ -16,7 +16,7 @@ T = TypeVar("T")
 
 _new = object.__new__
 _set = object.__setattr__  # a frozen dataclass refuses its own __setattr__
-_FIELDS: dict[type, frozenset[str]] = {}  # per class: its field names, looked up once per event
+_FIELDS: dict[type, frozenset[str]] = {}  # per class: the names `evolve` accepts, looked up once per event
 
 
 def evolve(obj: T, /, **changes: Any) -> T:
@@ -28,6 +28,7 @@ def evolve(obj: T, /, **changes: Any) -> T:
     if not changes.keys() <= names:  # one set comparison in C; the names are spelled out only when it fails
         unknown = [k for k in changes if k[0] != "_" and k not in names]
         assert not unknown, unknown  # a field's name misspelled (`_name`s are a state's remembered values)
+        _FIELDS[cls] = names.union(changes)  # the remembered values' names pass the comparison from now on
     # A copy of the dict (it stays a key-sharing dict: no more bytes per state) set as the new instance's.
     d = obj.__dict__.copy()
     d.update(changes)

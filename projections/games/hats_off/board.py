@@ -6,7 +6,6 @@ A leaf module: the rules, the legal moves and the view all read the board throug
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 HAT_NUMBERS = range(1, 7)
@@ -18,14 +17,15 @@ HATS_OFF_BONUS = 5
 HatId = tuple[str, int]  # (owner, hat number 1–6)
 
 
-@dataclass(frozen=True)
-class Hole:
+# Places are named tuples: parsed on every launch and looked up in dicts by the board, and a named tuple is
+# built, hashed and compared in C (a frozen dataclass's `__init__` and `__hash__` are Python functions).
+# A Hole (two fields) never equals an InHat (one), and the board keys holes and hats in separate dicts.
+class Hole(NamedTuple):
     area: str  # the player whose target area it is
     number: int
 
 
-@dataclass(frozen=True)
-class InHat:
+class InHat(NamedTuple):
     hat: HatId
 
 
