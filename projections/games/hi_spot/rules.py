@@ -642,7 +642,8 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
     if from_hidden:
         new_rack = _tuple(Rack, (known, rack.hidden - 1))
     else:
-        new_rack = _tuple(Rack, (tuple([t for t in known if t != tile]), rack.hidden))
+        i = known.index(tile)  # a tile is in one rack slot at most
+        new_rack = _tuple(Rack, (known[:i] + known[i + 1 :], rack.hidden))
     segment: SegmentKind | None = seg or ("new_stack" if is_new else "add_to_existing")
     if nine or not (new_rack.known or new_rack.hidden):
         segment = None  # a 9 or an emptied rack ends the segment; the player may continue with another
@@ -827,7 +828,9 @@ def _bits_of(bits: Mapping[str, int], tiles: Any) -> int:
 
 
 def _set(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
-    return items[:i] + (value,) + items[i + 1 :]
+    changed = list(items)  # for the tray's nine sections, faster than joining slices
+    changed[i] = value
+    return tuple(changed)
 
 
 def _add(items: tuple[int, ...], i: int, n: int) -> tuple[int, ...]:
