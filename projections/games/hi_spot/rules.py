@@ -217,49 +217,40 @@ def blocking_reason(state: State) -> str | None:
 
 
 def _blocked(state: State) -> bool:
-    """`blocking_reason(state) is None`, without building the reason: no empty section, no loose tile fits.
-
-    A pure function of the tray (the tile set and the options never change), kept with the state while
-    the tray is the very same tuple: players exchanging one after another share one tray.
-    """
-    memo = state.__dict__.get("_blocked")
-    if memo is not None and memo[0] is state.tray:
-        return bool(memo[1])
-    blocked = _tray_blocked(state)
-    state.__dict__["_blocked"] = (state.tray, blocked)
-    return blocked
-
-
-def _tray_blocked(state: State) -> bool:
-    tray = state.tray
-    if None in tray:
+    """`blocking_reason(state) is None`, without building the reason: no empty section, no loose tile fits."""
+    if None in state.tray:
         return False
-    allow_flip, fitting = state.allow_flip, state.tiles.fitting
-    on_tray: set[str] | None = None
-    for stack in tray:
-        assert stack is not None
-        fits = fitting(stack.mask, allow_flip)
-        if fits:
-            if on_tray is None:
-                on_tray = {t for s in tray if s is not None for t, _ in s.layers}
-            if not fits <= on_tray:
-                return False
-    return True
+    fits, on_tray = _tray_facts(state)
+    return not fits & ~on_tray
 
 
 def _playable(state: State, rack: Rack) -> bool:
     """`can_play(state, rack) is not None`, without building the reason."""
-    tray = state.tray
-    if None in tray:
+    if None in state.tray:
         return True
-    known = rack.known
-    if not known:
-        return False
-    allow_flip, fitting = state.allow_flip, state.tiles.fitting
-    for stack in tray:
-        if not fitting(stack.mask, allow_flip).isdisjoint(known):  # type: ignore[union-attr]  # None is not in tray
-            return True
-    return False
+    fits, _ = _tray_facts(state)
+    bits = state.tiles.bits
+    return any(fits & bits[t] for t in rack.known)
+
+
+def _tray_facts(state: State) -> tuple[int, int]:
+    """For a tray without an empty section: the tiles that fit one of its stacks, and the tiles on it (bit sets).
+
+    A pure function of the tray (the tile set and the options never change), kept with the state while
+    the tray is the very same tuple: players exchanging one after another share one tray.
+    """
+    memo = state.__dict__.get("_tray_facts")
+    if memo is not None and memo[0] is state.tray:
+        return memo[1]  # type: ignore[no-any-return]
+    allow_flip, fitting_bits, bits = state.allow_flip, state.tiles.fitting_bits, state.tiles.bits
+    fits = on_tray = 0
+    for stack in state.tray:
+        assert stack is not None
+        fits |= fitting_bits(stack.mask, allow_flip)
+        for t, _ in stack.layers:
+            on_tray |= bits[t]
+    state.__dict__["_tray_facts"] = (state.tray, (fits, on_tray))
+    return fits, on_tray
 
 
 def is_blocked(state: State) -> bool:

@@ -78,6 +78,7 @@ class TileSet:
             flip: {t: frozenset(orientations(m, flip)) for t, m in tiles.items()} for flip in (False, True)
         }
         self._fitting: dict[tuple[int, bool], frozenset[str]] = {}
+        self._fitting_bits: dict[bool, dict[int, int]] = {False: {}, True: {}}
 
     def __len__(self) -> int:
         return len(self.masks)
@@ -98,6 +99,14 @@ class TileSet:
     def tiles_of(self, bits: int) -> frozenset[str]:
         """The tiles of a bit set made with `bits`."""
         return frozenset(t for t, bit in self.bits.items() if bits & bit)
+
+    def fitting_bits(self, stack_mask: int, allow_flip: bool) -> int:
+        """`fitting`, as a bit set of `bits`."""
+        memo = self._fitting_bits[allow_flip]
+        found = memo.get(stack_mask)
+        if found is None:
+            found = memo[stack_mask] = sum(self.bits[t] for t in self.fitting(stack_mask, allow_flip))
+        return found
 
     def fitting(self, stack_mask: int, allow_flip: bool) -> frozenset[str]:
         """The tiles that can lie on a stack covering `stack_mask` without covering one of its dots."""
