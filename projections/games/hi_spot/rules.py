@@ -468,6 +468,36 @@ def _first_player_drawn(state: State, data: Mapping[str, Any]) -> State:
 
 
 def _tiles_drawn(state: State, data: Mapping[str, Any]) -> State:
+    """A refill during a turn, the usual draw, checked in one pass over its tiles (in order: its player, the
+    turn, the count, then each tile known, listed once, in the bag); anything else by `_tiles_drawn_checked`,
+    which words the refusal or draws a rack."""
+    pid, raw = data.get("player"), data.get("tiles")
+    seat = state.seats.get(pid) if type(pid) is str else None
+    turn = state.turn
+    if seat is None or type(raw) is not list or state.phase is not _PLAY or state.current != seat or turn is None:
+        return _tiles_drawn_checked(state, data)
+    rack = state.racks[seat]
+    want = min(state.rack_size - len(rack.known) - rack.hidden, state.bag)
+    if not turn.placed or turn.refilled or not want or len(raw) != want:
+        return _tiles_drawn_checked(state, data)
+    bits, taken, drawn = state.tiles.bits, state.located_bits, 0
+    for t in raw:
+        if t is not None:
+            bit = bits.get(t) if type(t) is str else None
+            if bit is None or (taken | drawn) & bit:  # not a tile, listed twice, or known to be elsewhere
+                return _tiles_drawn_checked(state, data)
+            drawn |= bit
+    known = tuple([t for t in raw if t is not None]) if drawn else ()
+    new_rack = _tuple(Rack, (rack.known + known, rack.hidden + want - len(known)))
+    # A draw into an emptied rack is the mid-turn refill: the player may go on with a new segment.
+    new_turn = _tuple(Turn, (*turn[:-1], bool(rack.known or rack.hidden)))  # `refilled` is the last field
+    return evolve(
+        state, racks=_set(state.racks, seat, new_rack), located_bits=taken | drawn, bag=state.bag - want,
+        turn=new_turn,
+    )
+
+
+def _tiles_drawn_checked(state: State, data: Mapping[str, Any]) -> State:
     what = "tiles_drawn"
     seat = _seat(state, data, what)
     tiles = _tile_list(state, data, "tiles", what)
@@ -560,7 +590,10 @@ def _fresh_turn(seat: int) -> Turn:
 
 def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
     what = "tile_placed"
-    seat = _seat(state, data, what)
+    pid = data.get("player")  # `_seat`, inline: its call was a tenth of the handler
+    seat = state.seats.get(pid) if type(pid) is str else None
+    if seat is None:
+        seat = _seat(state, data, what)
     if state.phase is not _PLAY or state.current != seat:
         _expect_turn(state, seat, what)  # refuses
     turn = state.turn or _fresh_turn(seat)
@@ -664,7 +697,10 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
 
 def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
     what = "turn_ended"
-    seat = _seat(state, data, what)
+    pid = data.get("player")  # `_seat`, inline: its call was a tenth of the handler
+    seat = state.seats.get(pid) if type(pid) is str else None
+    if seat is None:
+        seat = _seat(state, data, what)
     if state.phase is not _PLAY or state.current != seat:
         _expect_turn(state, seat, what)  # refuses
     turn = state.turn
@@ -673,7 +709,8 @@ def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
             f"{what}: {state.name(seat)} has placed no tile; a turn needs a placement (or tiles_exchanged when "
             "nothing fits)"
         )
-    need = refill_needed(state, seat)
+    rack = state.racks[seat]
+    need = min(state.rack_size - len(rack.known) - rack.hidden, state.bag)  # `refill_needed`
     if need:
         raise IllegalEvent(f"{what}: {state.name(seat)} must first refill the rack: draw {plural(need)}")
     points = turn_points(state, turn)
@@ -685,7 +722,6 @@ def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
             state, totals=totals, rounds=rounds, turn=None,
             phase=_FINISHED, current=None, winners=(state.players[seat].id,),
         )
-    rack = state.racks[seat]
     if not rack.known and not rack.hidden and state.bag == 0:
         return _end_round(evolve(state, totals=totals, rounds=rounds, turn=None), "going_out")
     return evolve(state, totals=totals, rounds=rounds, turn=None, current=(seat + 1) % len(state.players))
@@ -693,7 +729,10 @@ def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
 
 def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
     what = "tiles_exchanged"
-    seat = _seat(state, data, what)
+    pid = data.get("player")  # `_seat`, inline: its call was a tenth of the handler
+    seat = state.seats.get(pid) if type(pid) is str else None
+    if seat is None:
+        seat = _seat(state, data, what)
     if state.phase is not _PLAY or state.current != seat:
         _expect_turn(state, seat, what)  # refuses
     if state.turn is not None:
