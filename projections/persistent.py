@@ -16,22 +16,22 @@ T = TypeVar("T")
 
 _new = object.__new__
 _set = object.__setattr__  # a frozen dataclass refuses its own __setattr__
-_FIELDS: dict[type, frozenset[str]] = {}  # per class: the names `evolve` accepts, looked up once per event
 
 
 def evolve(obj: T, /, **changes: Any) -> T:
     """A copy of `obj` with `changes` applied; `obj` is left as it was."""
-    cls = type(obj)
-    names = _FIELDS.get(cls)
-    if names is None:
-        names = _FIELDS[cls] = frozenset(f.name for f in fields(cls))  # type: ignore[arg-type]
-    if not names.issuperset(changes):  # one set method in C (a third of `keys() <=`); names spelled out on a miss
-        unknown = [k for k in changes if k[0] != "_" and k not in names]
-        assert not unknown, unknown  # a field's name misspelled (`_name`s are a state's remembered values)
-        _FIELDS[cls] = names.union(changes)  # the remembered values' names pass the comparison from now on
     # A copy of the dict (it stays a key-sharing dict: no more bytes per state) set as the new instance's.
     d = obj.__dict__.copy()
+    held = len(d)
     d.update(changes)
-    new: T = _new(cls)
+    if len(d) != held:  # a name obj's dict did not hold: only then are the names checked
+        _check_names(type(obj), d)
+    new: T = _new(type(obj))
     _set(new, "__dict__", d)
     return new
+
+
+def _check_names(cls: type, d: dict[str, Any]) -> None:
+    names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+    unknown = [k for k in d if k[0] != "_" and k not in names]
+    assert not unknown, unknown  # a field's name misspelled (`_name`s are a state's remembered values)
