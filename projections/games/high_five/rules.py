@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 from projections.errors import IllegalEvent
 from projections.games.high_five import tiles as hf
 from projections.options import Option, Player, parse_options, parse_players, positive_int, require
-from projections.persistent import evolve
+from projections.persistent import evolve, fields_of, rebuilt
 from projections.protocol import Handler, ScoreSheet
 
 NAME = "high-five"
@@ -450,42 +450,42 @@ def tile_played(state: State, data: Mapping[str, Any]) -> State:
         last_round = rounds[-1]
         winner = seat if total >= state.target_score else None
         i = layout.index(capture)
-        return evolve(
-            state,
-            phase=_FINISHED if winner is not None
-            else _PLAYING if to_play is not None else _between_plays(state.last_hand),
-            hands=hands,
-            seen_bits=state.seen_bits | _BIT[tile],
-            plays=plays,
-            to_play=to_play,
-            claimer_after_play=seat,
-            last_play=_tuple(LastPlay, (seat, tile, capture)),
-            layout=layout[:i] + layout[i + 1 :],
-            missed=missed,
-            piles=_set_seat(state.piles, seat, state.piles[seat] + (capture, tile)),
-            totals=_set_seat(state.totals, seat, total),
-            rounds=rounds[:-1] + (_set_seat(last_round, seat, last_round[seat] + points),),
-            winner=winner,
+        new = fields_of(state)  # `evolve`, field by field: the most frequent event
+        new["phase"] = (
+            _FINISHED if winner is not None else _PLAYING if to_play is not None else _between_plays(state.last_hand)
         )
+        new["hands"] = hands
+        new["seen_bits"] = state.seen_bits | _BIT[tile]
+        new["plays"] = plays
+        new["to_play"] = to_play
+        new["claimer_after_play"] = seat
+        new["last_play"] = _tuple(LastPlay, (seat, tile, capture))
+        new["layout"] = layout[:i] + layout[i + 1 :]
+        new["missed"] = missed
+        new["piles"] = _set_seat(state.piles, seat, state.piles[seat] + (capture, tile))
+        new["totals"] = _set_seat(state.totals, seat, total)
+        new["rounds"] = rounds[:-1] + (_set_seat(last_round, seat, last_round[seat] + points),)
+        new["winner"] = winner
+        return rebuilt(state, new)
     # A tile left beside a layout tile it matches is a missed capture: a claimable pair with each.
     matching = _MATCHING[tile]
     missed = state.missed
     for t in layout:
         if t in matching:
             missed += (_tuple(MissedPair, (tile, t, seat, plays)),)
-    return evolve(
-        state,
-        phase=_FINISHED if state.winner is not None
-        else _PLAYING if to_play is not None else _between_plays(state.last_hand),
-        hands=hands,
-        seen_bits=state.seen_bits | _BIT[tile],
-        plays=plays,
-        to_play=to_play,
-        claimer_after_play=seat,
-        last_play=_tuple(LastPlay, (seat, tile, None)),
-        layout=(*layout, tile),
-        missed=missed,
+    new = fields_of(state)
+    new["phase"] = (
+        _FINISHED if state.winner is not None else _PLAYING if to_play is not None else _between_plays(state.last_hand)
     )
+    new["hands"] = hands
+    new["seen_bits"] = state.seen_bits | _BIT[tile]
+    new["plays"] = plays
+    new["to_play"] = to_play
+    new["claimer_after_play"] = seat
+    new["last_play"] = _tuple(LastPlay, (seat, tile, None))
+    new["layout"] = (*layout, tile)
+    new["missed"] = missed
+    return rebuilt(state, new)
 
 
 # Named tuples built straight from a tuple, in C (their generated `__new__` is a Python function).
