@@ -42,7 +42,7 @@ from projections.options import (
     positive_int,
     require,
 )
-from projections.persistent import evolve
+from projections.persistent import evolve, fields_of, rebuilt
 from projections.protocol import Handler, ScoreSheet
 
 NAME = "hi-spot"
@@ -491,10 +491,12 @@ def _tiles_drawn(state: State, data: Mapping[str, Any]) -> State:
     new_rack = _tuple(Rack, (rack.known + known, rack.hidden + want - len(known)))
     # A draw into an emptied rack is the mid-turn refill: the player may go on with a new segment.
     new_turn = _tuple(Turn, (*turn[:-1], bool(rack.known or rack.hidden)))  # `refilled` is the last field
-    return evolve(
-        state, racks=_set(state.racks, seat, new_rack), located_bits=taken | drawn, bag=state.bag - want,
-        turn=new_turn,
-    )
+    new = fields_of(state)  # `evolve`, field by field: one of the most frequent events
+    new["racks"] = _set(state.racks, seat, new_rack)
+    new["located_bits"] = taken | drawn
+    new["bag"] = state.bag - want
+    new["turn"] = new_turn
+    return rebuilt(state, new)
 
 
 def _tiles_drawn_checked(state: State, data: Mapping[str, Any]) -> State:
@@ -683,16 +685,15 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
         turn.refilled,
     ))
     grown = None if cleared else _tuple(Stack, (uid, grown_mask, layers, placed_by + (seat,)))
-    return evolve(
-        state,
-        tray=_set(state.tray, section - 1, grown),
-        racks=_set(state.racks, seat, new_rack),
-        located_bits=located,
-        bag=bag,
-        turn=new_turn,
-        next_uid=next_uid,
-        last=placement,
-    )
+    new = fields_of(state)  # `evolve`, field by field: the most frequent event
+    new["tray"] = _set(state.tray, section - 1, grown)
+    new["racks"] = _set(state.racks, seat, new_rack)
+    new["located_bits"] = located
+    new["bag"] = bag
+    new["turn"] = new_turn
+    new["next_uid"] = next_uid
+    new["last"] = placement
+    return rebuilt(state, new)
 
 
 def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
@@ -724,7 +725,12 @@ def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
         )
     if not rack.known and not rack.hidden and state.bag == 0:
         return _end_round(evolve(state, totals=totals, rounds=rounds, turn=None), "going_out")
-    return evolve(state, totals=totals, rounds=rounds, turn=None, current=(seat + 1) % len(state.players))
+    new = fields_of(state)  # `evolve`, field by field: one of the most frequent events
+    new["totals"] = totals
+    new["rounds"] = rounds
+    new["turn"] = None
+    new["current"] = (seat + 1) % len(state.players)
+    return rebuilt(state, new)
 
 
 def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
@@ -773,12 +779,11 @@ def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
     gained = tuple([t for t in drawn if t is not None])
     kept = tuple([t for t in known if not bits[t] & back])
     new_rack = _tuple(Rack, (kept + gained, rack.hidden - from_hidden + len(drawn) - len(gained)))
-    return evolve(
-        state,
-        racks=_set(state.racks, seat, new_rack),
-        located_bits=(located & ~back) | gained_bits,
-        current=(seat + 1) % len(state.players),
-    )
+    new = fields_of(state)  # `evolve`, field by field: one of the most frequent events
+    new["racks"] = _set(state.racks, seat, new_rack)
+    new["located_bits"] = (located & ~back) | gained_bits
+    new["current"] = (seat + 1) % len(state.players)
+    return rebuilt(state, new)
 
 
 def _round_ended(state: State, data: Mapping[str, Any]) -> State:
