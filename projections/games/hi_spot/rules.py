@@ -230,7 +230,10 @@ def _playable(state: State, rack: Rack) -> bool:
         return True
     fits, _ = _tray_facts(state)
     bits = state.tiles.bits
-    return any(fits & bits[t] for t in rack.known)
+    for t in rack.known:  # a loop, not `any` over a generator: a rack holds a handful of tiles
+        if fits & bits[t]:
+            return True
+    return False
 
 
 def _tray_facts(state: State) -> tuple[int, int]:
@@ -751,6 +754,14 @@ def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
     playable = can_play(state, rack) if _playable(state, rack) else None
     if playable is not None:
         raise IllegalEvent(f"{what}: {state.name(seat)} can play ({playable}), so may not exchange")
+    exchanged = _known_exchange(state, rack, data)
+    if exchanged is not None:  # the usual exchange, checked in one pass
+        exchanged_rack, returned_bits, drawn_bits = exchanged
+        new = fields_of(state)  # `evolve`, field by field: one of the most frequent events
+        new["racks"] = _set(state.racks, seat, exchanged_rack)
+        new["located_bits"] = (state.located_bits & ~returned_bits) | drawn_bits
+        new["current"] = (seat + 1) % len(state.players)
+        return rebuilt(state, new)
     returned = _tile_list(state, data, "returned", what)
     drawn = _tile_list(state, data, "drawn", what)
     if not returned:
@@ -784,6 +795,30 @@ def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
     new["located_bits"] = (located & ~back) | gained_bits
     new["current"] = (seat + 1) % len(state.players)
     return rebuilt(state, new)
+
+
+def _known_exchange(state: State, rack: Rack, data: Mapping[str, Any]) -> tuple[Rack, int, int] | None:
+    """The usual exchange, every tile written: tiles of the rack returned, each once, and as many drawn, each a
+    tile once, in the bag or just returned. (The rack, the bits returned and the bits drawn.) None for anything
+    else, which `_tiles_exchanged` checks step by step (accepting hidden tiles, or wording the refusal)."""
+    returned, drawn = data.get("returned"), data.get("drawn")
+    known = rack.known
+    if type(returned) is not list or type(drawn) is not list or not 0 < len(returned) == len(drawn) <= len(known):
+        return None
+    bits = state.tiles.bits
+    back = gained = 0
+    for t in returned:
+        if type(t) is not str or t not in known or back & bits[t]:
+            return None
+        back |= bits[t]
+    taken = state.located_bits & ~back
+    for t in drawn:
+        bit = bits.get(t) if type(t) is str else None
+        if bit is None or (taken | gained) & bit:
+            return None
+        gained |= bit
+    kept = tuple([t for t in known if not bits[t] & back])
+    return _tuple(Rack, (kept + tuple(drawn), rack.hidden)), back, gained
 
 
 def _round_ended(state: State, data: Mapping[str, Any]) -> State:
