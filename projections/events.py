@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(NamedTuple):
+    """Immutable like the frozen dataclass it was, and built in C: a fold builds one per event, and a named
+    tuple costs a third of a frozen dataclass's `__init__` (three `object.__setattr__` calls)."""
+
     seq: int
     type: str
-    data: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, Any]
 
 
 COMMON_EVENT_TYPES = frozenset({"match_started", "note", "rewind"})

@@ -2,7 +2,9 @@
 
 `Fold` keeps the state after every seq, so a replay step or a "state at seq k" is a lookup. It is a
 persistent value: `apply` returns a new Fold and leaves the old one valid (the lists are shared
-append-only, copied only when an old Fold is extended a second way).
+append-only, copied only when an old Fold is extended a second way). `extend` is `apply` event by event
+without building the Folds in between; both take a game's event by a short path (the envelope, note and
+rewind checks only when the event is not a plain game event).
 
 A fold may also start part-way (`Fold.resume`, from a stored snapshot of the state at seq b): it then holds
 the events and states from b on, plus the match_started event. An earlier seq (`state_at`, `event`,
@@ -17,10 +19,13 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Generic
 
 from projections.errors import IllegalEvent, UnknownEventType
-from projections.events import Event
+from projections.events import COMMON_EVENT_TYPES, Event
 from projections.options import is_int
 from projections.protocol import Annotation, Game, S
 from projections.registry import get_game
+
+_new = object.__new__
+_tuple = tuple.__new__
 
 
 class EarlierNotHeld(LookupError):
@@ -179,6 +184,18 @@ class Fold(Generic[S]):
 
     def apply(self, event: Event) -> Fold[S]:
         """The fold with `event` appended, or IllegalEvent; `self` is never changed."""
+        n = self._n
+        t = event.type
+        if event.seq != n + 1 or type(t) is not str or not t or t in COMMON_EVENT_TYPES or type(event.data) is not dict:
+            return self._apply_other(event)  # every refusal of the envelope, and the shared events
+        state = self.game.apply(self._states[n - self._base], event)  # the shared guards, then the game's handler
+        events, states = self._held_lists()
+        events.append(event)
+        states.append(state)
+        return self._with(events, states, n + 1, self.superseded_by)
+
+    def _apply_other(self, event: Event) -> Fold[S]:
+        """`apply` for an envelope to refuse, match_started, a note or a rewind (or data of a dict subclass)."""
         _check_envelope(event, self._n)
         superseded = self.superseded_by
         if event.type == "match_started":
@@ -193,21 +210,59 @@ class Fold(Generic[S]):
             for s in range(to_seq + 1, event.seq):
                 superseded.setdefault(s, event.seq)
         else:
-            state = self.game.apply(self.state, event)  # the shared guards, then the game's handler
-        events, states = self._events, self._states
-        held = self._n - self._base + 1
-        if len(events) != held:  # an older fold is being extended a second way: stop sharing
-            events, states = events[:held], states[:held]
+            state = self.game.apply(self.state, event)
+        events, states = self._held_lists()
         events.append(event)
         states.append(state)
-        return Fold(self.game, self.players, events, states, self._n + 1, superseded, base=self._base,
-                    start=self._start, earlier=self._earlier)
+        return self._with(events, states, self._n + 1, superseded)
+
+    def _held_lists(self) -> tuple[list[Event], list[S]]:
+        """The lists to append this fold's next event and state to: its own, unless an older fold is being
+        extended a second way (the lists then hold later seqs of another branch), when they are copied."""
+        events, states = self._events, self._states
+        held = self._n - self._base + 1
+        if len(events) != held:
+            return events[:held], states[:held]
+        return events, states
+
+    def _with(self, events: list[Event], states: list[S], n: int, superseded: Mapping[int, int]) -> Fold[S]:
+        """This match's fold holding `events` and `states` up to seq `n` (slots set directly: cheaper than
+        `__init__`'s keywords, once per event)."""
+        new: Fold[S] = _new(Fold)
+        new.game, new.players, new._base, new._start, new._earlier = (
+            self.game, self.players, self._base, self._start, self._earlier)
+        new._events, new._states, new._n, new.superseded_by = events, states, n, superseded
+        return new
 
     def extend(self, events: Iterable[Event]) -> Fold[S]:
-        fold = self
-        for e in events:
-            fold = fold.apply(e)
-        return fold
+        """The fold with `events` appended in order, or the first one's IllegalEvent; `self` is never changed.
+
+        The same as `apply` event by event, with no Fold built for the states in between. (The cyclic
+        collector is left alone: pausing it for the fold left one large pass over the whole fold for
+        later, which cost more than the small passes it saved, its memory being no longer in cache.)"""
+        own, states = self._held_lists()
+        n, superseded, state = self._n, self.superseded_by, states[-1]
+        game = self.game
+        handlers, finished = game.handlers, game.is_finished
+        for event in events:
+            t = event.type
+            # `apply`'s test: the usual game event is applied here, anything else by `apply` itself.
+            if (event.seq == n + 1 and type(t) is str and t and t not in COMMON_EVENT_TYPES
+                    and type(event.data) is dict):
+                handler = handlers.get(t)
+                # `Game.apply` without a call: its guards, and its refusals when one fails.
+                if handler is None or finished(state):
+                    state = game.apply(state, event)
+                else:
+                    state = handler(state, event.data)
+                own.append(event)
+                states.append(state)
+                n += 1
+            else:
+                fold = self._with(own, states, n, superseded).apply(event)
+                own, states, n, superseded = fold._events, fold._states, fold._n, fold.superseded_by
+                state = states[-1]
+        return self._with(own, states, n, superseded)
 
     def at(self, seq: int) -> Fold[S]:
         """The fold as it was when event `seq` had just been recorded."""
@@ -278,5 +333,6 @@ def fold(events: Iterable[Event]) -> Fold[Any]:
 
 def fold_dicts(lines: Iterable[Mapping[str, Any]]) -> Fold[Any]:
     """Fold import-form events ({type, data}), numbering them 1, 2, 3 …"""
-    # A missing type or data reads as empty, which the fold refuses with its reason.
-    return fold(Event(i, line.get("type", ""), line.get("data", {})) for i, line in enumerate(lines, start=1))
+    # A missing type or data reads as empty, which the fold refuses with its reason. Each Event is built
+    # from its tuple directly (`tuple.__new__`, in C), not through the named tuple's Python `__new__`.
+    return fold(_tuple(Event, (i, line.get("type", ""), line.get("data", {}))) for i, line in enumerate(lines, start=1))

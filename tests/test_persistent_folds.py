@@ -17,7 +17,7 @@ import pytest
 from projections.events import Event
 from projections.games.hats_off import rules as hats_rules
 from projections.games.hats_off.board import Board
-from projections.persistent import evolve
+from projections.persistent import evolve, fields_of, rebuilt
 from projections.registry import get_game
 from projections.timeline import fold_dicts
 
@@ -94,3 +94,32 @@ def test_evolve_copies_and_leaves_the_original() -> None:
     assert one == _Pair(1) and two == _Pair(1, (2,)) and hash(two) == hash(_Pair(1, (2,)))
     with pytest.raises(AttributeError):
         two.a = 3  # type: ignore[misc]
+
+
+def test_evolve_copies_refuses_a_misspelled_field_and_accepts_remembered_values() -> None:
+    game = get_game("high-five")
+    state = fold_dicts(game.random_match(random.Random(4), PLAYERS)[:3]).state
+    moved = evolve(state, plays=state.plays + 1)
+    assert moved.plays == state.plays + 1 and moved.layout is state.layout and type(moved) is type(state)
+    assert state.plays == moved.plays - 1  # the original is left as it was
+    with pytest.raises(AssertionError, match="playz"):
+        evolve(state, playz=1)
+    for _ in range(2):  # the second time through the remembered names' fast check
+        memo = evolve(state, _memo=1)
+        assert memo.__dict__["_memo"] == 1 and "_memo" not in state.__dict__
+    with pytest.raises(AssertionError, match="playz"):
+        evolve(state, _memo=2, playz=1)  # a remembered name accepted before does not let a misspelling through
+
+
+def test_rebuilt_is_evolve_field_by_field() -> None:
+    game = get_game("high-five")
+    state = fold_dicts(game.random_match(random.Random(4), PLAYERS)[:3]).state
+    new = fields_of(state)
+    new["plays"] = state.plays + 1
+    moved = rebuilt(state, new)
+    assert moved == evolve(state, plays=state.plays + 1) and moved.plays == state.plays + 1
+    assert type(moved) is type(state) and state.plays == moved.plays - 1
+    misspelled = fields_of(state)
+    misspelled["playz"] = 1
+    with pytest.raises(AssertionError, match="playz"):
+        rebuilt(state, misspelled)

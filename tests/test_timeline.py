@@ -79,6 +79,27 @@ def test_extending_an_old_fold_a_second_way_leaves_both_valid() -> None:
     assert f.seq == 3 and a.state is not b.state
 
 
+def test_extend_is_apply_event_by_event_and_a_refusal_leaves_nothing_behind() -> None:
+    f = base()
+    events = [
+        Event(4, "note", {"text": "hat 2 next"}),
+        Event(5, "hat_launched", launch("ann", 2, 6)["data"]),
+        Event(6, "rewind", {"to_seq": 4, "reason": "hat 2 bounced out"}),
+        Event(7, "hat_launched", launch("ann", 2, 7)["data"]),
+    ]
+    one_by_one = f
+    for e in events:
+        one_by_one = one_by_one.apply(e)
+    extended = f.extend(events)
+    assert extended.seq == one_by_one.seq == 7 and dict(extended.superseded_by) == {5: 6}
+    assert [extended.event(s) for s in range(1, 8)] == [one_by_one.event(s) for s in range(1, 8)]
+    assert extended.state_at(6) is extended.state_at(4) and extended.state_at(3) is f.state
+    # Refused part-way (the hat is in a hole already): an error, and `f` extends as if nothing happened.
+    with pytest.raises(IllegalEvent):
+        f.extend([*events[:2], Event(6, "hat_launched", launch("ann", 2, 6)["data"])])
+    assert f.seq == 3 and f.extend(events[:1]).seq == 4 and f.state is extended.state_at(3)
+
+
 def test_finished_match_takes_only_notes_and_rewinds() -> None:
     lines, expected = load_example("hats-off-01")
     f = fold_dicts(lines)

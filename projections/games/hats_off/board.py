@@ -6,7 +6,6 @@ A leaf module: the rules, the legal moves and the view all read the board throug
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 HAT_NUMBERS = range(1, 7)
@@ -18,14 +17,15 @@ HATS_OFF_BONUS = 5
 HatId = tuple[str, int]  # (owner, hat number 1–6)
 
 
-@dataclass(frozen=True)
-class Hole:
+# Places are named tuples: parsed on every launch and looked up in dicts by the board, and a named tuple is
+# built, hashed and compared in C (a frozen dataclass's `__init__` and `__hash__` are Python functions).
+# A Hole (two fields) never equals an InHat (one), and the board keys holes and hats in separate dicts.
+class Hole(NamedTuple):
     area: str  # the player whose target area it is
     number: int
 
 
-@dataclass(frozen=True)
-class InHat:
+class InHat(NamedTuple):
     hat: HatId
 
 
@@ -70,13 +70,17 @@ class Board:
         A new hat lands on top of everything, so every stack's bottom found so far is still right.
         """
         new = object.__new__(Board)
-        new.hats = {**self.hats, hid: landing}
-        new.holder, new.in_hole, new._bottom = self.holder, self.in_hole, dict(self._bottom)
+        # Each mapping copied, then added to (copying clones the table: faster than `{**d, k: v}`).
+        new.hats = hats = dict(self.hats)
+        hats[hid] = landing
+        new.holder, new.in_hole, new._bottom = self.holder, self.in_hole, self._bottom.copy()
         if landing.counts:
             if isinstance(landing.place, InHat):
-                new.holder = {**self.holder, landing.place.hat: hid}
+                new.holder = self.holder.copy()
+                new.holder[landing.place.hat] = hid
             elif isinstance(landing.place, Hole):
-                new.in_hole = {**self.in_hole, landing.place: hid}
+                new.in_hole = self.in_hole.copy()
+                new.in_hole[landing.place] = hid
         return new
 
     def counting(self) -> Iterator[HatId]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from operator import itemgetter
 from typing import Any
 
 from projections.errors import IllegalEvent
@@ -21,6 +22,8 @@ from projections.games.hats_off.board import (
     HAT_NUMBERS,
     HATS_OFF_BONUS,
     HOLE_NUMBERS,
+    HOLE_POINTS,
+    NESTED_POINTS,
     Board,
     HatId,
     Hole,
@@ -29,7 +32,7 @@ from projections.games.hats_off.board import (
     Place,
 )
 from projections.options import Option, Player, is_int, parse_options, parse_players, positive_int, require
-from projections.persistent import evolve
+from projections.persistent import evolve, fields_of, rebuilt
 from projections.protocol import Handler, ScoreSheet
 
 NAME = "hats-off"
@@ -60,14 +63,20 @@ class State:
     past: tuple[Mapping[str, int], ...] = ()  # points per finished round
     winners: tuple[str, ...] = ()
     last: tuple[str, HatId, Place, bool] | None = None  # the last launch/move: type, hat, place, counts
+    # Each player's seat by id: a launch's player checked with one dict probe instead of a walk of `players`.
+    seats: Mapping[str, int] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def in_round(self) -> bool:
-        return self.phase is Phase.IN_ROUND
+        return self.phase is _IN_ROUND
 
     @property
     def finished(self) -> bool:
-        return self.phase is Phase.FINISHED
+        return self.phase is _FINISHED
+
+
+_IN_ROUND, _FINISHED = Phase.IN_ROUND, Phase.FINISHED  # `Phase.X` is looked up through the enum's metaclass
+_tuple = tuple.__new__  # named tuples built straight from a tuple, in C (their `__new__` is a Python function)
 
 
 def board_of(state: State) -> Board:
@@ -91,11 +100,13 @@ def round_points(state: State) -> dict[str, int]:
     board = board_of(state)
     points = {p.id: 0 for p in state.players}
     scoring = set()  # players with a hat that scores (`board.scoring_hats(p) > 0`)
-    for hid in board.counting():
-        won = board.hat_points(hid)
-        if won:
-            points[hid[0]] += won
-            scoring.add(hid[0])
+    bottom = board.bottom
+    for hid, landing in board.hats.items():  # `board.hat_points` of each counting hat, in one pass
+        if landing.counts:
+            under = bottom(hid)
+            if type(under) is Hole and under.area == hid[0]:
+                points[hid[0]] += NESTED_POINTS if type(landing.place) is InHat else HOLE_POINTS
+                scoring.add(hid[0])
     for caller in state.called:
         if caller in scoring:
             points[caller] += HATS_OFF_BONUS
@@ -103,11 +114,11 @@ def round_points(state: State) -> dict[str, int]:
 
 
 def sum_rounds(players: tuple[Player, ...], rounds: Any) -> dict[str, int]:
-    return {p.id: sum(r[p.id] for r in rounds) for p in players}
+    return {p.id: sum(map(itemgetter(p.id), rounds)) for p in players}  # summed in C, not by a generator
 
 
 def is_finished(state: State) -> bool:
-    return state.phase is Phase.FINISHED
+    return state.phase is _FINISHED
 
 
 def scores(state: State) -> ScoreSheet:
@@ -181,7 +192,9 @@ def _number(value: Any, allowed: range, what: str) -> int:
 
 
 def _hat_id(state: State, data: Mapping[str, Any], what: str) -> HatId:
-    player = data.get("player")
+    player, hat = data.get("player"), data.get("hat")
+    if type(player) is str and type(hat) is int and 0 < hat < 7 and player in state.seats:
+        return player, hat  # the usual case; anything else is checked (and refused) step by step below
     if type(player) is not str:
         player = require(data, "player", str, what)
     player = _player(state, player, what)
@@ -191,6 +204,18 @@ def _hat_id(state: State, data: Mapping[str, Any], what: str) -> HatId:
 
 
 def _parse_place(state: State, raw: Any, what: str) -> Place:
+    if type(raw) is dict and len(raw) == 1:  # the usual hole or hat; anything else is checked step by step below
+        inner = raw.get("hole")
+        if type(inner) is dict:
+            area, number = inner.get("area"), inner.get("number")
+            if type(area) is str and type(number) is int and 0 < number < 10 and area in state.seats:
+                return _tuple(Hole, (area, number))
+        else:
+            inner = raw.get("in_hat")
+            if type(inner) is dict:
+                player, hat = inner.get("player"), inner.get("hat")
+                if type(player) is str and type(hat) is int and 0 < hat < 7 and player in state.seats:
+                    return _tuple(InHat, ((player, hat),))
     if raw == "board" or raw == "off":
         return str(raw)
     if isinstance(raw, dict) and len(raw) == 1:
@@ -274,7 +299,7 @@ def start(data: Mapping[str, Any]) -> State:
         raise IllegalEvent("match_started: data must be a JSON object")
     players = parse_players(data, NAME, MIN_PLAYERS, MAX_PLAYERS)
     options = parse_options(data.get("options"), OPTIONS, NAME)
-    return State(players=players, target=options["target_score"])
+    return State(players=players, target=options["target_score"], seats={p.id: i for i, p in enumerate(players)})
 
 
 def round_started(state: State, data: Mapping[str, Any]) -> State:
@@ -290,16 +315,17 @@ def round_started(state: State, data: Mapping[str, Any]) -> State:
         )
     return State(
         players=state.players, target=state.target, phase=Phase.IN_ROUND, round=state.round + 1,
-        caller=caller, past=state.past,
+        caller=caller, past=state.past, seats=state.seats,
     )
 
 
 def hat_launched(state: State, data: Mapping[str, Any]) -> State:
     what = "hat_launched"
-    _require_round(state, what)
+    if state.phase is not _IN_ROUND:
+        _require_round(state, what)  # refuses
     hid = _hat_id(state, data, what)
     in_flight = data.get("in_flight", False)
-    if not isinstance(in_flight, bool):
+    if type(in_flight) is not bool:
         raise IllegalEvent(f"{what}: in_flight must be true or false, not {in_flight!r}")
     if "to" not in data:
         raise IllegalEvent(f"{what}: missing 'to'")
@@ -326,8 +352,12 @@ def hat_launched(state: State, data: Mapping[str, Any]) -> State:
         _check_destination(state, board, hid, place)
     elif place == InHat(hid):
         raise IllegalEvent(f"{hat_name(state, hid)} cannot be nested inside itself")
-    board = board.with_launch(hid, Landing(place, counts, in_flight))
-    return evolve(state, hats=board.hats, last=(what, hid, place, counts), _board=board)
+    board = board.with_launch(hid, _tuple(Landing, (place, counts, in_flight)))
+    new = fields_of(state)  # `evolve`, field by field: the most frequent event
+    new["hats"] = board.hats
+    new["last"] = (what, hid, place, counts)
+    new["_board"] = board
+    return rebuilt(state, new)
 
 
 def hats_off_called(state: State, data: Mapping[str, Any]) -> State:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
 from typing import Any, Literal, NamedTuple
@@ -42,7 +42,7 @@ from projections.options import (
     positive_int,
     require,
 )
-from projections.persistent import evolve
+from projections.persistent import evolve, fields_of, rebuilt
 from projections.protocol import Handler, ScoreSheet
 
 NAME = "hi-spot"
@@ -111,8 +111,7 @@ class Placement(NamedTuple):
 SegmentKind = Literal["new_stack", "add_to_existing"]
 
 
-@dataclass(frozen=True)
-class Turn:
+class Turn(NamedTuple):  # a named tuple like the values above: one is built per placement
     seat: int
     placed: tuple[Placement, ...] = ()
     added: tuple[int, ...] = ()  # stacks added to this turn, in first-touch order
@@ -134,7 +133,7 @@ class State:
     phase: Phase = Phase.BETWEEN_ROUNDS
     tray: tuple[Stack | None, ...] = (None,) * SECTIONS
     racks: tuple[Rack, ...] = ()
-    located: frozenset[str] = frozenset()  # tiles whose place is known: tray, known rack slots, set aside
+    located_bits: int = 0  # tiles whose place is known (tray, known rack slots, set aside), as `tiles.bits`
     bag: int = 0
     aside: tuple[str, ...] = ()  # first-player draws, out of the bag until the first player is known
     to_draw: tuple[int, ...] = ()  # seats still drawing for first player
@@ -148,10 +147,17 @@ class State:
     end_reason: str | None = None  # "blocked" | "going_out" for the last round that ended
     deductions: tuple[int, ...] | None = None  # rack dots lost at that round's end
     winners: tuple[str, ...] = ()
+    # From the options, read on most events: plain fields, not a look-up in `options` each time.
+    allow_flip: bool = True
+    clear_full_stacks: bool = False
+    target_score: int = 200
+    # Each player's seat by id: one dict probe instead of a walk of `players`.
+    seats: Mapping[str, int] = field(default_factory=dict, compare=False, repr=False)
 
     @property
-    def allow_flip(self) -> bool:
-        return bool(self.options["allow_flip"])
+    def located(self) -> frozenset[str]:
+        """The tiles whose place is known, by id."""
+        return self.tiles.tiles_of(self.located_bits)
 
     def name(self, seat: int) -> str:
         return self.players[seat].name
@@ -168,12 +174,22 @@ def stack_points(state: State, turn: Turn) -> dict[int, int]:
 
 
 def turn_points(state: State, turn: Turn | None) -> int:
-    """The turn's score if it ended now: the sum of its `stack_points`."""
-    return sum(stack_points(state, turn).values()) if turn is not None else 0
+    """The turn's score if it ended now: the sum of its `stack_points` (summed without building them: every
+    stack brought to 9 is one added to, and every other stack added to is still on the tray)."""
+    if turn is None:
+        return 0
+    nines, added = turn.nines, turn.added
+    points = 9 * len(nines)
+    if len(added) > len(nines):
+        for s in state.tray:
+            if s is not None and s.uid in added and s.uid not in nines:
+                points += s.mask.bit_count()
+    return points
 
 
 def refill_needed(state: State, seat: int) -> int:
-    return min(state.rack_size - state.racks[seat].size, state.bag)
+    rack = state.racks[seat]
+    return min(state.rack_size - len(rack.known) - rack.hidden, state.bag)
 
 
 def _first_place(state: State, tiles: AbstractSet[str]) -> tuple[int, str | None] | None:
@@ -201,46 +217,43 @@ def blocking_reason(state: State) -> str | None:
 
 
 def _blocked(state: State) -> bool:
-    """`blocking_reason(state) is None`, without building the reason: no empty section, no loose tile fits.
-
-    A pure function of the tray (the tile set and the options never change), kept with the state while
-    the tray is the very same tuple: players exchanging one after another share one tray.
-    """
-    memo = state.__dict__.get("_blocked")
-    if memo is not None and memo[0] is state.tray:
-        return bool(memo[1])
-    blocked = _tray_blocked(state)
-    state.__dict__["_blocked"] = (state.tray, blocked)
-    return blocked
-
-
-def _tray_blocked(state: State) -> bool:
-    tray = state.tray
-    if None in tray:
+    """`blocking_reason(state) is None`, without building the reason: no empty section, no loose tile fits."""
+    if None in state.tray:
         return False
-    allow_flip, fitting = state.allow_flip, state.tiles.fitting
-    on_tray: set[str] | None = None
-    for stack in tray:
-        assert stack is not None
-        fits = fitting(stack.mask, allow_flip)
-        if fits:
-            if on_tray is None:
-                on_tray = {t for s in tray if s is not None for t, _ in s.layers}
-            if not fits <= on_tray:
-                return False
-    return True
+    fits, on_tray = _tray_facts(state)
+    return not fits & ~on_tray
 
 
 def _playable(state: State, rack: Rack) -> bool:
     """`can_play(state, rack) is not None`, without building the reason."""
-    tray = state.tray
-    if None in tray:
+    if None in state.tray:
         return True
-    known = rack.known
-    if not known:
-        return False
-    allow_flip, fitting = state.allow_flip, state.tiles.fitting
-    return any(not fitting(stack.mask, allow_flip).isdisjoint(known) for stack in tray if stack is not None)
+    fits, _ = _tray_facts(state)
+    bits = state.tiles.bits
+    for t in rack.known:  # a loop, not `any` over a generator: a rack holds a handful of tiles
+        if fits & bits[t]:
+            return True
+    return False
+
+
+def _tray_facts(state: State) -> tuple[int, int]:
+    """For a tray without an empty section: the tiles that fit one of its stacks, and the tiles on it (bit sets).
+
+    A pure function of the tray (the tile set and the options never change), kept with the state while
+    the tray is the very same tuple: players exchanging one after another share one tray.
+    """
+    memo = state.__dict__.get("_tray_facts")
+    if memo is not None and memo[0] is state.tray:
+        return memo[1]  # type: ignore[no-any-return]
+    allow_flip, fitting_bits, bits = state.allow_flip, state.tiles.fitting_bits, state.tiles.bits
+    fits = on_tray = 0
+    for stack in state.tray:
+        assert stack is not None
+        fits |= fitting_bits(stack.mask, allow_flip)
+        for t, _ in stack.layers:
+            on_tray |= bits[t]
+    state.__dict__["_tray_facts"] = (state.tray, (fits, on_tray))
+    return fits, on_tray
 
 
 def is_blocked(state: State) -> bool:
@@ -283,13 +296,8 @@ def names_of(state: State, seats: tuple[int, ...] | list[int]) -> str:
 def _seat(state: State, data: Mapping[str, Any], what: str) -> int:
     """`player_seat`, with its refusals, looking the usual case up without them."""
     pid = data.get("player")
-    if type(pid) is str:
-        i = 0
-        for p in state.players:
-            if p.id == pid:
-                return i
-            i += 1
-    return player_seat(state.players, data, what)
+    seat = state.seats.get(pid) if type(pid) is str else None
+    return seat if seat is not None else player_seat(state.players, data, what)
 
 
 def _tile(state: State, value: Any, what: str) -> str:
@@ -301,13 +309,17 @@ def _tile(state: State, value: Any, what: str) -> str:
 def _tile_list(state: State, data: Mapping[str, Any], key: str, what: str, hidden_ok: bool = True) -> list[str | None]:
     raw = data.get(key)
     if type(raw) is list:  # the usual case in one pass; anything odd is refused by the checks below
-        masks = state.tiles.masks
-        known = [v for v in raw if v is not None]
-        if (
-            (hidden_ok or len(known) == len(raw))
-            and all(type(v) is str and v in masks for v in known)
-            and len(set(known)) == len(known)
-        ):
+        bits, listed = state.tiles.bits, 0
+        for v in raw:
+            if v is None:
+                if hidden_ok:
+                    continue
+                break
+            bit = bits.get(v) if type(v) is str else None
+            if bit is None or listed & bit:  # not a tile of the set, or listed twice
+                break
+            listed |= bit
+        else:
             return list(raw)
     return _tile_list_checked(state, data, key, what, hidden_ok)
 
@@ -331,11 +343,21 @@ def _tile_list_checked(
     return tiles
 
 
-def _check_in_bag(state: State, tiles: list[str | None], what: str, back: frozenset[str] = frozenset()) -> None:
-    """Known tiles drawn must not be known to be elsewhere; `back` went into the bag just before."""
+def _check_in_bag(state: State, tiles: list[str | None], what: str, back: int = 0) -> int:
+    """Known tiles drawn must not be known to be elsewhere; `back` (bits) went into the bag just before.
+    The bits of the known tiles drawn."""
+    located, bits, drawn = state.located_bits & ~back, state.tiles.bits, 0
     for t in tiles:
-        if t is not None and t in state.located and t not in back:
-            raise IllegalEvent(f"{what}: {t} is not in the bag: it is {_where(state, t)}")
+        if t is not None:
+            bit = bits[t]
+            if located & bit:
+                raise IllegalEvent(f"{what}: {t} is not in the bag: it is {_where(state, t)}")
+            drawn |= bit
+    return drawn
+
+
+_PLAY, _RACKS, _FINISHED = Phase.PLAY, Phase.RACKS, Phase.FINISHED  # `Phase.X` goes through the enum's metaclass
+_tuple = tuple.__new__  # named tuples built straight from a tuple, in C (their `__new__` is a Python function)
 
 
 def _expect_turn(state: State, seat: int, what: str) -> None:
@@ -375,7 +397,7 @@ def _round_started(state: State, data: Mapping[str, Any]) -> State:
         phase=Phase.FIRST_DRAW,
         tray=(None,) * SECTIONS,
         racks=(Rack(),) * n,
-        located=frozenset(),
+        located_bits=0,
         bag=len(state.tiles),
         aside=(),
         to_draw=tuple(range(n)),
@@ -416,11 +438,12 @@ def _first_player_drawn(state: State, data: Mapping[str, Any]) -> State:
     if dup is not None:
         raise IllegalEvent(f"{what}: tile {dup} was drawn twice")
     # A bag too short for the tie-break takes the set-aside tiles back first (docs/rules/hi-spot.md).
-    aside, located, bag = state.aside, state.located, state.bag
+    bits = state.tiles.bits
+    aside, located, bag = state.aside, state.located_bits, state.bag
     if bag < len(tiles):
-        located, bag, aside = located - set(aside), bag + len(aside), ()
+        located, bag, aside = located & ~_bits_of(bits, aside), bag + len(aside), ()
     for t in tiles:
-        if t in located:
+        if located & bits[t]:
             raise IllegalEvent(f"{what}: {t} is not in the bag: it is {_where(state, t)}")
     record = tuple(sorted(drawn.items()))
     best = max(state.tiles.dots(t) for t in tiles)
@@ -429,7 +452,7 @@ def _first_player_drawn(state: State, data: Mapping[str, Any]) -> State:
         return evolve(
             state,
             aside=aside + tuple(tiles),
-            located=located | set(tiles),
+            located_bits=located | _bits_of(bits, tiles),
             bag=bag - len(tiles),
             to_draw=tied,
             draws=state.draws + (record,),
@@ -438,7 +461,7 @@ def _first_player_drawn(state: State, data: Mapping[str, Any]) -> State:
     return evolve(
         state,
         aside=(),
-        located=located - set(aside),
+        located_bits=located & ~_bits_of(bits, aside),
         bag=bag + len(aside),
         to_draw=(),
         draws=state.draws + (record,),
@@ -448,54 +471,88 @@ def _first_player_drawn(state: State, data: Mapping[str, Any]) -> State:
 
 
 def _tiles_drawn(state: State, data: Mapping[str, Any]) -> State:
+    """A refill during a turn, the usual draw, checked in one pass over its tiles (in order: its player, the
+    turn, the count, then each tile known, listed once, in the bag); anything else by `_tiles_drawn_checked`,
+    which words the refusal or draws a rack."""
+    pid, raw = data.get("player"), data.get("tiles")
+    seat = state.seats.get(pid) if type(pid) is str else None
+    turn = state.turn
+    if seat is None or type(raw) is not list or state.phase is not _PLAY or state.current != seat or turn is None:
+        return _tiles_drawn_checked(state, data)
+    rack = state.racks[seat]
+    want = min(state.rack_size - len(rack.known) - rack.hidden, state.bag)
+    if not turn.placed or turn.refilled or not want or len(raw) != want:
+        return _tiles_drawn_checked(state, data)
+    bits, taken, drawn = state.tiles.bits, state.located_bits, 0
+    for t in raw:
+        if t is not None:
+            bit = bits.get(t) if type(t) is str else None
+            if bit is None or (taken | drawn) & bit:  # not a tile, listed twice, or known to be elsewhere
+                return _tiles_drawn_checked(state, data)
+            drawn |= bit
+    known = tuple([t for t in raw if t is not None]) if drawn else ()
+    new_rack = _tuple(Rack, (rack.known + known, rack.hidden + want - len(known)))
+    # A draw into an emptied rack is the mid-turn refill: the player may go on with a new segment.
+    new_turn = _tuple(Turn, (*turn[:-1], bool(rack.known or rack.hidden)))  # `refilled` is the last field
+    new = fields_of(state)  # `evolve`, field by field: one of the most frequent events
+    new["racks"] = _set(state.racks, seat, new_rack)
+    new["located_bits"] = taken | drawn
+    new["bag"] = state.bag - want
+    new["turn"] = new_turn
+    return rebuilt(state, new)
+
+
+def _tiles_drawn_checked(state: State, data: Mapping[str, Any]) -> State:
     what = "tiles_drawn"
     seat = _seat(state, data, what)
     tiles = _tile_list(state, data, "tiles", what)
-    who = state.name(seat)
-    if state.phase is Phase.RACKS:
+    phase = state.phase
+    if phase is _RACKS:
         if seat in state.racks_drawn:
-            raise IllegalEvent(f"{what}: {who} has already drawn a rack this round")
+            raise IllegalEvent(f"{what}: {state.name(seat)} has already drawn a rack this round")
         want = min(state.rack_size, state.bag)
         if len(tiles) != want:
-            raise IllegalEvent(f"{what}: {who} draws a rack of {plural(want)}, not {len(tiles)}")
+            raise IllegalEvent(f"{what}: {state.name(seat)} draws a rack of {plural(want)}, not {len(tiles)}")
     else:
-        _expect_turn(state, seat, what)
+        if phase is not _PLAY or state.current != seat:
+            _expect_turn(state, seat, what)  # refuses
         turn = state.turn
         if turn is None or not turn.placed:
             raise IllegalEvent(
-                f"{what}: {who} has placed no tile this turn; a turn needs a placement first "
+                f"{what}: {state.name(seat)} has placed no tile this turn; a turn needs a placement first "
                 "(or tiles_exchanged when nothing fits)"
             )
         if turn.refilled:
-            raise IllegalEvent(f"{what}: {who} has already refilled the rack; record turn_ended")
+            raise IllegalEvent(f"{what}: {state.name(seat)} has already refilled the rack; record turn_ended")
         want = refill_needed(state, seat)
         if want == 0:
-            why = "the bag is empty" if state.bag == 0 else f"{who}'s rack is full"
+            why = "the bag is empty" if state.bag == 0 else f"{state.name(seat)}'s rack is full"
             raise IllegalEvent(f"{what}: nothing to draw: {why}")
         if len(tiles) != want:
             held = state.racks[seat].size
             raise IllegalEvent(
-                f"{what}: {who} must draw {plural(want)} (rack {held} of {state.rack_size}, "
+                f"{what}: {state.name(seat)} must draw {plural(want)} (rack {held} of {state.rack_size}, "
                 f"{state.bag} in the bag), not {len(tiles)}"
             )
-    _check_in_bag(state, tiles, what)
+    drawn = _check_in_bag(state, tiles, what)
     rack = state.racks[seat]
-    known = [t for t in tiles if t is not None]
-    new_rack = Rack(rack.known + tuple(known), rack.hidden + len(tiles) - len(known))
+    known = tuple([t for t in tiles if t is not None])
+    new_rack = _tuple(Rack, (rack.known + known, rack.hidden + len(tiles) - len(known)))
     racks = _set(state.racks, seat, new_rack)
-    located = state.located.union(known)
+    located = state.located_bits | drawn
     bag = state.bag - len(tiles)
-    if state.phase is Phase.RACKS:
-        drawn = state.racks_drawn | {seat}
-        if len(drawn) == len(state.players):
+    if phase is _RACKS:
+        drawn_by = state.racks_drawn | {seat}
+        if len(drawn_by) == len(state.players):
             return evolve(
-                state, racks=racks, located=located, bag=bag, racks_drawn=drawn, phase=Phase.PLAY, current=state.first
+                state, racks=racks, located_bits=located, bag=bag, racks_drawn=drawn_by, phase=_PLAY,
+                current=state.first,
             )
-        return evolve(state, racks=racks, located=located, bag=bag, racks_drawn=drawn)
-    assert state.turn is not None
+        return evolve(state, racks=racks, located_bits=located, bag=bag, racks_drawn=drawn_by)
     # A draw into an emptied rack is the mid-turn refill: the player may go on with a new segment.
-    turn = evolve(state.turn, refilled=bool(rack.known or rack.hidden))
-    return evolve(state, racks=racks, located=located, bag=bag, turn=turn)
+    assert state.turn is not None
+    turn = _tuple(Turn, (*state.turn[:-1], bool(rack.known or rack.hidden)))  # `refilled` is the last field
+    return evolve(state, racks=racks, located_bits=located, bag=bag, turn=turn)
 
 
 def _dots_field(state: State, data: Mapping[str, Any], tile: str, what: str) -> int:
@@ -507,12 +564,8 @@ def _dots_field(state: State, data: Mapping[str, Any], tile: str, what: str) -> 
             if type(p) is not int or not 0 <= p <= 8:
                 break
             mask |= 1 << p
-        else:
-            tiles = state.tiles
-            if (
-                mask.bit_count() == len(dots) == tiles.dots(tile)
-                and mask in tiles.orientations(tile, state.allow_flip)
-            ):
+        else:  # a pattern the tile can cover has its dots, so only a position listed twice is left to see
+            if mask in state.tiles.placements(state.allow_flip)[tile] and mask.bit_count() == len(dots):
                 return mask
     return _dots_field_checked(state, data, tile, what)
 
@@ -542,8 +595,12 @@ def _fresh_turn(seat: int) -> Turn:
 
 def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
     what = "tile_placed"
-    seat = _seat(state, data, what)
-    _expect_turn(state, seat, what)
+    pid = data.get("player")  # `_seat`, inline: its call was a tenth of the handler
+    seat = state.seats.get(pid) if type(pid) is str else None
+    if seat is None:
+        seat = _seat(state, data, what)
+    if state.phase is not _PLAY or state.current != seat:
+        _expect_turn(state, seat, what)  # refuses
     turn = state.turn or _fresh_turn(seat)
     rack = state.racks[seat]
     known = rack.known
@@ -553,11 +610,13 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
     if not known and not rack.hidden:
         who = state.name(seat)
         raise IllegalEvent(f"{what}: {who}'s rack is empty; draw a new rack (tiles_drawn) to go on, or end the turn")
+    tiles = state.tiles
     tile = data.get("tile")
-    if type(tile) is not str or tile not in state.tiles.masks:
+    if type(tile) is not str or tile not in tiles.masks:
         tile = _tile(state, require(data, "tile", object, what), what)
+    bits = tiles.bits
     from_hidden = tile not in known
-    if from_hidden and (rack.hidden == 0 or tile in state.located):
+    if from_hidden and (rack.hidden == 0 or state.located_bits & bits[tile]):
         who = state.name(seat)
         raise IllegalEvent(f"{what}: {tile} is not in {who}'s rack: it is {_where(state, tile)}")
     section = data.get("section")
@@ -568,6 +627,9 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
     mask = _dots_field(state, data, tile, what)
     stack = state.tray[section - 1]
     seg = turn.segment
+    next_uid = state.next_uid
+    layers: tuple[tuple[str, int], ...]
+    placed_by: tuple[int, ...]
     if stack is None:
         if turn.new_stack is not None:
             where = next((i for i, s in enumerate(state.tray, 1) if s and s.uid == turn.new_stack), None)
@@ -578,129 +640,185 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
                 f"{what}: section {section} is empty, but this segment adds to existing stacks; "
                 "a new stack may start only at the start of a turn or after a 9 or an emptied rack"
             )
-        stack = Stack(state.next_uid, 0, ())
-        next_uid = state.next_uid + 1
+        uid, stack_mask, layers, placed_by = next_uid, 0, (), ()
+        next_uid += 1
     else:
-        if stack.full:
+        uid, stack_mask, layers, placed_by = stack
+        if stack_mask == FULL:
             raise IllegalEvent(f"{what}: section {section} is full (9 dots) and takes nothing more")
-        covered = positions_of(mask & stack.mask)
-        if covered:
+        if mask & stack_mask:
+            covered = positions_of(mask & stack_mask)
             dots = ", ".join(map(str, covered))
             raise IllegalEvent(
                 f"{what}: {'dots' if len(covered) > 1 else 'dot'} {dots} {'are' if len(covered) > 1 else 'is'} "
                 f"already covered in section {section}"
             )
-        if seg == "new_stack" and stack.uid != turn.new_stack:
+        if seg == "new_stack" and uid != turn.new_stack:
             raise IllegalEvent(
                 f"{what}: this segment started a new stack; its tiles go on that stack, "
                 f"not section {section}, until a 9 or an emptied rack"
             )
-        next_uid = state.next_uid
-    is_new = not stack.layers
-    grown_mask = stack.mask | mask
-    grown = Stack(stack.uid, grown_mask, stack.layers + ((tile, mask),), stack.placed_by + (seat,))
+    is_new = not layers
+    grown_mask = stack_mask | mask
+    layers += ((tile, mask),)
     nine = grown_mask == FULL
-    cleared = nine and bool(state.options["clear_full_stacks"])
-    located, bag = state.located | {tile}, state.bag
+    cleared = nine and state.clear_full_stacks
+    located, bag = state.located_bits | bits[tile], state.bag
     if cleared:  # Spear edition: the full stack goes back into the bag and the section is empty again
-        located = located - {t for t, _ in grown.layers}
-        bag += len(grown.layers)
+        for t, _ in layers:
+            located &= ~bits[t]
+        bag += len(layers)
     if from_hidden:
-        new_rack = Rack(known, rack.hidden - 1)
+        new_rack = _tuple(Rack, (known, rack.hidden - 1))
     else:
-        new_rack = Rack(tuple([t for t in known if t != tile]), rack.hidden)
+        i = known.index(tile)  # a tile is in one rack slot at most
+        new_rack = _tuple(Rack, (known[:i] + known[i + 1 :], rack.hidden))
     segment: SegmentKind | None = seg or ("new_stack" if is_new else "add_to_existing")
     if nine or not (new_rack.known or new_rack.hidden):
         segment = None  # a 9 or an emptied rack ends the segment; the player may continue with another
-    placement = Placement(seat, tile, section, mask, grown.uid, grown_mask.bit_count(), is_new, nine, cleared)
-    new_turn = evolve(
-        turn,
-        placed=turn.placed + (placement,),
-        added=turn.added if grown.uid in turn.added else turn.added + (grown.uid,),
-        nines=turn.nines | {grown.uid} if nine else turn.nines,
-        new_stack=grown.uid if is_new else turn.new_stack,
-        segment=segment,
-    )
-    return evolve(
-        state,
-        tray=_set(state.tray, section - 1, None if cleared else grown),
-        racks=_set(state.racks, seat, new_rack),
-        located=located,
-        bag=bag,
-        turn=new_turn,
-        next_uid=next_uid,
-        last=placement,
-    )
+    placement = _tuple(Placement, (seat, tile, section, mask, uid, grown_mask.bit_count(), is_new, nine, cleared))
+    added = turn.added
+    new_turn = _tuple(Turn, (
+        turn.seat,
+        turn.placed + (placement,),
+        added if uid in added else added + (uid,),
+        turn.nines | {uid} if nine else turn.nines,
+        uid if is_new else turn.new_stack,
+        segment,
+        turn.refilled,
+    ))
+    grown = None if cleared else _tuple(Stack, (uid, grown_mask, layers, placed_by + (seat,)))
+    new = fields_of(state)  # `evolve`, field by field: the most frequent event
+    new["tray"] = _set(state.tray, section - 1, grown)
+    new["racks"] = _set(state.racks, seat, new_rack)
+    new["located_bits"] = located
+    new["bag"] = bag
+    new["turn"] = new_turn
+    new["next_uid"] = next_uid
+    new["last"] = placement
+    return rebuilt(state, new)
 
 
 def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
     what = "turn_ended"
-    seat = _seat(state, data, what)
-    _expect_turn(state, seat, what)
-    who = state.name(seat)
-    if state.turn is None or not state.turn.placed:
+    pid = data.get("player")  # `_seat`, inline: its call was a tenth of the handler
+    seat = state.seats.get(pid) if type(pid) is str else None
+    if seat is None:
+        seat = _seat(state, data, what)
+    if state.phase is not _PLAY or state.current != seat:
+        _expect_turn(state, seat, what)  # refuses
+    turn = state.turn
+    if turn is None or not turn.placed:
         raise IllegalEvent(
-            f"{what}: {who} has placed no tile; a turn needs a placement (or tiles_exchanged when nothing fits)"
+            f"{what}: {state.name(seat)} has placed no tile; a turn needs a placement (or tiles_exchanged when "
+            "nothing fits)"
         )
-    need = refill_needed(state, seat)
+    rack = state.racks[seat]
+    need = min(state.rack_size - len(rack.known) - rack.hidden, state.bag)  # `refill_needed`
     if need:
-        raise IllegalEvent(f"{what}: {who} must first refill the rack: draw {plural(need)}")
-    points = turn_points(state, state.turn)
+        raise IllegalEvent(f"{what}: {state.name(seat)} must first refill the rack: draw {plural(need)}")
+    points = turn_points(state, turn)
     totals = _add(state.totals, seat, points)
     rounds = state.rounds[:-1] + (_add(state.rounds[-1], seat, points),)
-    if totals[seat] >= state.options["target_score"]:
+    if totals[seat] >= state.target_score:
         # The target is checked first: a winning turn ends the match without rack deductions.
         return evolve(
             state, totals=totals, rounds=rounds, turn=None,
-            phase=Phase.FINISHED, current=None, winners=(state.players[seat].id,),
+            phase=_FINISHED, current=None, winners=(state.players[seat].id,),
         )
-    if state.racks[seat].size == 0 and state.bag == 0:
+    if not rack.known and not rack.hidden and state.bag == 0:
         return _end_round(evolve(state, totals=totals, rounds=rounds, turn=None), "going_out")
-    return evolve(state, totals=totals, rounds=rounds, turn=None, current=(seat + 1) % len(state.players))
+    new = fields_of(state)  # `evolve`, field by field: one of the most frequent events
+    new["totals"] = totals
+    new["rounds"] = rounds
+    new["turn"] = None
+    new["current"] = (seat + 1) % len(state.players)
+    return rebuilt(state, new)
 
 
 def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
     what = "tiles_exchanged"
-    seat = _seat(state, data, what)
-    _expect_turn(state, seat, what)
-    who = state.name(seat)
+    pid = data.get("player")  # `_seat`, inline: its call was a tenth of the handler
+    seat = state.seats.get(pid) if type(pid) is str else None
+    if seat is None:
+        seat = _seat(state, data, what)
+    if state.phase is not _PLAY or state.current != seat:
+        _expect_turn(state, seat, what)  # refuses
     if state.turn is not None:
-        raise IllegalEvent(f"{what}: {who} has already placed this turn; an exchange replaces a whole turn")
+        raise IllegalEvent(
+            f"{what}: {state.name(seat)} has already placed this turn; an exchange replaces a whole turn"
+        )
     if _blocked(state):
         raise IllegalEvent(f"{what}: the round is blocked (no tile in a rack or the bag fits); record round_ended")
     rack = state.racks[seat]
     playable = can_play(state, rack) if _playable(state, rack) else None
     if playable is not None:
-        raise IllegalEvent(f"{what}: {who} can play ({playable}), so may not exchange")
+        raise IllegalEvent(f"{what}: {state.name(seat)} can play ({playable}), so may not exchange")
+    exchanged = _known_exchange(state, rack, data)
+    if exchanged is not None:  # the usual exchange, checked in one pass
+        exchanged_rack, returned_bits, drawn_bits = exchanged
+        new = fields_of(state)  # `evolve`, field by field: one of the most frequent events
+        new["racks"] = _set(state.racks, seat, exchanged_rack)
+        new["located_bits"] = (state.located_bits & ~returned_bits) | drawn_bits
+        new["current"] = (seat + 1) % len(state.players)
+        return rebuilt(state, new)
     returned = _tile_list(state, data, "returned", what)
     drawn = _tile_list(state, data, "drawn", what)
     if not returned:
         raise IllegalEvent(f"{what}: return at least one tile")
-    if len(returned) > rack.size:
-        raise IllegalEvent(f"{what}: {who} holds {plural(rack.size)}, cannot return {len(returned)}")
+    known = rack.known
+    held = len(known) + rack.hidden
+    if len(returned) > held:
+        raise IllegalEvent(f"{what}: {state.name(seat)} holds {plural(held)}, cannot return {len(returned)}")
     if len(drawn) != len(returned):
         raise IllegalEvent(f"{what}: draw as many tiles as returned ({len(returned)}), not {len(drawn)}")
-    from_hidden = 0
+    bits, located = state.tiles.bits, state.located_bits
+    from_hidden = back = 0
     for t in returned:
-        if t is None or t not in rack.known:
-            if t is not None and (t in state.located or not rack.hidden):
-                raise IllegalEvent(f"{what}: {t} is not in {who}'s rack: it is {_where(state, t)}")
+        if t is None or t not in known:
+            if t is not None and (located & bits[t] or not rack.hidden):
+                raise IllegalEvent(f"{what}: {t} is not in {state.name(seat)}'s rack: it is {_where(state, t)}")
             from_hidden += 1
+        if t is not None:
+            back |= bits[t]
     if from_hidden > rack.hidden:
         raise IllegalEvent(
-            f"{what}: {who} holds only {plural(rack.hidden, 'hidden tile')}, cannot return {from_hidden} unseen"
+            f"{what}: {state.name(seat)} holds only {plural(rack.hidden, 'hidden tile')}, cannot return "
+            f"{from_hidden} unseen"
         )
-    back = frozenset(t for t in returned if t is not None)
-    _check_in_bag(state, drawn, what, back)
-    gained = [t for t in drawn if t is not None]
-    kept = tuple(t for t in rack.known if t not in back)
-    new_rack = Rack(kept + tuple(gained), rack.hidden - from_hidden + len(drawn) - len(gained))
-    return evolve(
-        state,
-        racks=_set(state.racks, seat, new_rack),
-        located=(state.located - back) | set(gained),
-        current=(seat + 1) % len(state.players),
-    )
+    gained_bits = _check_in_bag(state, drawn, what, back)
+    gained = tuple([t for t in drawn if t is not None])
+    kept = tuple([t for t in known if not bits[t] & back])
+    new_rack = _tuple(Rack, (kept + gained, rack.hidden - from_hidden + len(drawn) - len(gained)))
+    new = fields_of(state)  # `evolve`, field by field: one of the most frequent events
+    new["racks"] = _set(state.racks, seat, new_rack)
+    new["located_bits"] = (located & ~back) | gained_bits
+    new["current"] = (seat + 1) % len(state.players)
+    return rebuilt(state, new)
+
+
+def _known_exchange(state: State, rack: Rack, data: Mapping[str, Any]) -> tuple[Rack, int, int] | None:
+    """The usual exchange, every tile written: tiles of the rack returned, each once, and as many drawn, each a
+    tile once, in the bag or just returned. (The rack, the bits returned and the bits drawn.) None for anything
+    else, which `_tiles_exchanged` checks step by step (accepting hidden tiles, or wording the refusal)."""
+    returned, drawn = data.get("returned"), data.get("drawn")
+    known = rack.known
+    if type(returned) is not list or type(drawn) is not list or not 0 < len(returned) == len(drawn) <= len(known):
+        return None
+    bits = state.tiles.bits
+    back = gained = 0
+    for t in returned:
+        if type(t) is not str or t not in known or back & bits[t]:
+            return None
+        back |= bits[t]
+    taken = state.located_bits & ~back
+    for t in drawn:
+        bit = bits.get(t) if type(t) is str else None
+        if bit is None or (taken | gained) & bit:
+            return None
+        gained |= bit
+    kept = tuple([t for t in known if not bits[t] & back])
+    return _tuple(Rack, (kept + tuple(drawn), rack.hidden)), back, gained
 
 
 def _round_ended(state: State, data: Mapping[str, Any]) -> State:
@@ -750,10 +868,10 @@ def _racks_revealed(state: State, data: Mapping[str, Any]) -> State:
             if t in seen:
                 raise IllegalEvent(f"{what}: {t} is listed in two racks")
             seen.add(t)
-            if t not in rack.known and t in state.located:
+            if t not in rack.known and state.located_bits & state.tiles.bits[t]:
                 raise IllegalEvent(f"{what}: {t} cannot be in {who}'s rack: it is {_where(state, t)}")
         new_racks[seat] = Rack(tuple(t for t in tiles if t is not None))
-    revealed = evolve(state, racks=tuple(new_racks), located=state.located | seen)
+    revealed = evolve(state, racks=tuple(new_racks), located_bits=state.located_bits | _bits_of(state.tiles.bits, seen))
     return _deduct(revealed)
 
 
@@ -772,8 +890,17 @@ def _deduct(state: State) -> State:
     return evolve(state, totals=totals, rounds=state.rounds[:-1] + (row,), deductions=lost, phase=Phase.BETWEEN_ROUNDS)
 
 
+def _bits_of(bits: Mapping[str, int], tiles: Any) -> int:
+    out = 0
+    for t in tiles:
+        out |= bits[t]
+    return out
+
+
 def _set(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
-    return items[:i] + (value,) + items[i + 1 :]
+    changed = list(items)  # for the tray's nine sections, faster than joining slices
+    changed[i] = value
+    return tuple(changed)
 
 
 def _add(items: tuple[int, ...], i: int, n: int) -> tuple[int, ...]:
@@ -805,11 +932,15 @@ def start(data: Mapping[str, Any]) -> State:
         raise IllegalEvent(f"option tile_set: {len(tiles)} tiles cannot fill {len(players)} racks of {rack_size}")
     if len({tiles.dots(t) for t in tiles.ids}) < 2:
         raise IllegalEvent("option tile_set: every tile has the same dots, so no first-player draw can end")
-    return State(players, options, tiles, rack_size, totals=(0,) * len(players))
+    return State(
+        players, options, tiles, rack_size, totals=(0,) * len(players),
+        allow_flip=bool(options["allow_flip"]), clear_full_stacks=bool(options["clear_full_stacks"]),
+        target_score=options["target_score"], seats={p.id: i for i, p in enumerate(players)},
+    )
 
 
 def is_finished(state: State) -> bool:
-    return state.phase is Phase.FINISHED
+    return state.phase is _FINISHED
 
 
 def scores(state: State) -> ScoreSheet:

@@ -70,7 +70,15 @@ class TileSet:
         self.name = name
         self.masks: dict[str, int] = dict(tiles)  # id -> pattern as printed
         self.ids: frozenset[str] = frozenset(tiles)
+        # Looked up on every event: a tile's dots, its bit in a bit set of tiles (`State.located_bits`),
+        # and the patterns it may cover as placed (with and without turning over).
+        self.dot_counts: dict[str, int] = {t: dot_count(m) for t, m in tiles.items()}
+        self.bits: dict[str, int] = {t: 1 << i for i, t in enumerate(tiles)}
+        self._placements = {
+            flip: {t: frozenset(orientations(m, flip)) for t, m in tiles.items()} for flip in (False, True)
+        }
         self._fitting: dict[tuple[int, bool], frozenset[str]] = {}
+        self._fitting_bits: dict[bool, dict[int, int]] = {False: {}, True: {}}
 
     def __len__(self) -> int:
         return len(self.masks)
@@ -83,6 +91,22 @@ class TileSet:
 
     def orientations(self, tile: str, allow_flip: bool) -> tuple[int, ...]:
         return orientations(self.masks[tile], allow_flip)
+
+    def placements(self, allow_flip: bool) -> dict[str, frozenset[int]]:
+        """Each tile's `orientations`, as a set."""
+        return self._placements[allow_flip]
+
+    def tiles_of(self, bits: int) -> frozenset[str]:
+        """The tiles of a bit set made with `bits`."""
+        return frozenset(t for t, bit in self.bits.items() if bits & bit)
+
+    def fitting_bits(self, stack_mask: int, allow_flip: bool) -> int:
+        """`fitting`, as a bit set of `bits`."""
+        memo = self._fitting_bits[allow_flip]
+        found = memo.get(stack_mask)
+        if found is None:
+            found = memo[stack_mask] = sum(self.bits[t] for t in self.fitting(stack_mask, allow_flip))
+        return found
 
     def fitting(self, stack_mask: int, allow_flip: bool) -> frozenset[str]:
         """The tiles that can lie on a stack covering `stack_mask` without covering one of its dots."""

@@ -9,14 +9,14 @@ type, data not an object, match finished) are `Game.apply`'s.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NamedTuple
 
 from projections.errors import IllegalEvent
 from projections.games.high_five import tiles as hf
 from projections.options import Option, Player, parse_options, parse_players, positive_int, require
-from projections.persistent import evolve
+from projections.persistent import evolve, fields_of, rebuilt
 from projections.protocol import Handler, ScoreSheet
 
 NAME = "high-five"
@@ -108,6 +108,8 @@ class State:
     missed: tuple[MissedPair, ...] = ()
     last_play: LastPlay | None = None
     winner: int | None = None
+    # Each player's seat by id: a handler's first look-up, one dict probe instead of a walk of `players`.
+    seats: Mapping[str, int] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def n(self) -> int:
@@ -176,7 +178,9 @@ def _without_one(tiles: tuple[str, ...], tile: str) -> tuple[str, ...]:
 
 
 def _set_seat(values: tuple[Any, ...], seat: int, value: Any) -> tuple[Any, ...]:
-    return values[:seat] + (value,) + values[seat + 1 :]
+    changed = list(values)  # faster than joining slices
+    changed[seat] = value
+    return tuple(changed)
 
 
 def _not_in_layout(state: State, tile: str, verb: str) -> str:
@@ -208,6 +212,7 @@ def start(data: Mapping[str, Any]) -> State:
         target_score=options["target_score"],
         leader=ids.index(first) if first is not None else 0,
         totals=(0,) * len(players),
+        seats={p.id: i for i, p in enumerate(players)},
     )
 
 
@@ -249,6 +254,68 @@ def game_started(state: State, data: Mapping[str, Any]) -> State:
 
 
 def hand_dealt(state: State, data: Mapping[str, Any]) -> State:
+    """The usual deal checked in one pass over its tiles; anything else by `_hand_dealt_checked`, which
+    words the refusal (or accepts what this pass does not try: the same rules, step by step)."""
+    hands = data.get("hands")
+    n = len(state.players)
+    if state.to_play is not None or not state.game or state.last_hand or type(hands) is not dict or len(hands) != n:
+        return _hand_dealt_checked(state, data)
+    first, later = hand_sizes(n)
+    size = first if state.hand_number == 0 else later
+    taken = state.seen_bits
+    new_hands = []
+    for p in state.players:
+        raw = hands.get(p.id)
+        if type(raw) is not list or len(raw) != size:
+            return _hand_dealt_checked(state, data)
+        bits = _new_tile_bits(raw, taken)
+        if bits is None:
+            return _hand_dealt_checked(state, data)
+        taken |= bits
+        known = tuple(raw) if None not in raw else tuple([t for t in raw if t is not None])
+        new_hands.append(_tuple(Hand, (known, size - len(known))))
+    remaining = state.boneyard - size * n
+    last = remaining < later * n
+    raw_layout: Any = data.get("to_layout")
+    to_layout: tuple[str, ...] = ()
+    if last:
+        if type(raw_layout) is not list or len(raw_layout) != remaining or None in raw_layout:
+            return _hand_dealt_checked(state, data)
+        bits = _new_tile_bits(raw_layout, taken)
+        if bits is None:
+            return _hand_dealt_checked(state, data)
+        taken |= bits
+        to_layout = tuple(raw_layout)
+    elif not (raw_layout is None or raw_layout == []):
+        return _hand_dealt_checked(state, data)
+    new = fields_of(state)  # `evolve`, field by field: nine fields, every few plays
+    new["phase"] = _PLAYING
+    new["layout"] = state.layout + to_layout
+    new["boneyard"] = 0 if last else remaining
+    new["hands"] = tuple(new_hands)
+    new["seen_bits"] = taken
+    new["hand_number"] = state.hand_number + 1
+    new["last_hand"] = last
+    new["to_play"] = state.leader
+    new["claimer_after_play"] = None
+    return rebuilt(state, new)
+
+
+def _new_tile_bits(tiles: list[Any], taken: int) -> int | None:
+    """The bit set of the tiles listed (nulls skipped), or None unless each is a tile, outside `taken`, listed once.
+    (One `|` per tile: the sets are 136-bit ints, and each operation on one builds a new int.)"""
+    bits = count = 0
+    for t in tiles:
+        if t is not None:
+            bit = _BIT.get(t) if type(t) is str else None
+            if bit is None:
+                return None
+            bits |= bit
+            count += 1
+    return bits if bits.bit_count() == count and not taken & bits else None
+
+
+def _hand_dealt_checked(state: State, data: Mapping[str, Any]) -> State:
     what = "hand_dealt"
     if state.game == 0:
         raise IllegalEvent(f"{what}: {NO_GAME}")
@@ -340,36 +407,38 @@ def _check_unseen(state: State, tile: str, dealt: set[str], what: str) -> None:
 
 def tile_played(state: State, data: Mapping[str, Any]) -> State:
     what = "tile_played"
-    seat = _seat(state, data.get("player"), what)
+    player = data.get("player")
+    seat = state.seats.get(player) if type(player) is str else None
+    if seat is None:
+        seat = _seat(state, player, what)  # refuses
     if seat != state.to_play or not state.game:
         _check_can_play(state, seat)  # refuses
     tile = data.get("tile")
     if type(tile) is not str or tile not in _VALUES:
         tile = _tile(require(data, "tile", str, what), what)
     capture = data.get("capture")
-    hand = state.hands[seat]
+    hands = state.hands
+    hand = hands[seat]
     known = hand.known
     if tile in known:
-        new_hand = Hand(_without_one(known, tile), hand.hidden)
+        i = known.index(tile)  # tiles of a set are unique: it is there once
+        new_hand = _tuple(Hand, (known[:i] + known[i + 1 :], hand.hidden))
     elif state.seen_bits & _BIT[tile]:
         raise IllegalEvent(f"{state.name(seat)} cannot play {tile}: it is {_where(state, tile)}")
     elif hand.hidden:
-        new_hand = Hand(known, hand.hidden - 1)
+        new_hand = _tuple(Hand, (known, hand.hidden - 1))
     else:
         raise IllegalEvent(f"{state.name(seat)} does not hold {tile}; the hand is {_hand_text(hand)}")
     layout = state.layout
-    a, b = _ENDS[tile]
     if capture is not None:
-        capture = _tile(capture, f"{what} capture")
-        if capture not in layout:
+        if type(capture) is not str or capture not in layout:
+            capture = _tile(capture, f"{what} capture")
             raise IllegalEvent(_not_in_layout(state, capture, "capture"))
-        c, d = _ENDS[capture]
-        if not (a == c or a == d or b == c or b == d):
+        if capture not in _MATCHING[tile]:
             raise IllegalEvent(_no_match(tile, capture))
     plays = state.plays + 1
-    n = len(state.players)
-    nxt = seat + 1 if seat + 1 < n else 0
-    hands = state.hands[:seat] + (new_hand,) + state.hands[seat + 1 :]
+    nxt = seat + 1 if seat + 1 < len(hands) else 0
+    hands = _set_seat(hands, seat, new_hand)
     nh = hands[nxt]
     to_play = nxt if nh.known or nh.hidden else None
     if capture is not None:
@@ -382,44 +451,49 @@ def tile_played(state: State, data: Mapping[str, Any]) -> State:
         rounds = state.rounds
         last_round = rounds[-1]
         winner = seat if total >= state.target_score else None
-        return evolve(
-            state,
-            phase=_FINISHED if winner is not None
-            else _PLAYING if to_play is not None else _between_plays(state.last_hand),
-            hands=hands,
-            seen_bits=state.seen_bits | _BIT[tile],
-            plays=plays,
-            to_play=to_play,
-            claimer_after_play=seat,
-            last_play=LastPlay(seat, tile, capture),
-            layout=_without_one(layout, capture),
-            missed=missed,
-            piles=_set_seat(state.piles, seat, state.piles[seat] + (capture, tile)),
-            totals=_set_seat(state.totals, seat, total),
-            rounds=rounds[:-1] + (_set_seat(last_round, seat, last_round[seat] + points),),
-            winner=winner,
+        i = layout.index(capture)
+        new = fields_of(state)  # `evolve`, field by field: the most frequent event
+        new["phase"] = (
+            _FINISHED if winner is not None else _PLAYING if to_play is not None else _between_plays(state.last_hand)
         )
+        new["hands"] = hands
+        new["seen_bits"] = state.seen_bits | _BIT[tile]
+        new["plays"] = plays
+        new["to_play"] = to_play
+        new["claimer_after_play"] = seat
+        new["last_play"] = _tuple(LastPlay, (seat, tile, capture))
+        new["layout"] = layout[:i] + layout[i + 1 :]
+        new["missed"] = missed
+        new["piles"] = _set_seat(state.piles, seat, state.piles[seat] + (capture, tile))
+        new["totals"] = _set_seat(state.totals, seat, total)
+        new["rounds"] = rounds[:-1] + (_set_seat(last_round, seat, last_round[seat] + points),)
+        new["winner"] = winner
+        return rebuilt(state, new)
     # A tile left beside a layout tile it matches is a missed capture: a claimable pair with each.
-    left = []
+    matching = _MATCHING[tile]
+    missed = state.missed
     for t in layout:
-        c, d = _ENDS[t]
-        if a == c or a == d or b == c or b == d:
-            left.append(MissedPair(tile, t, seat, plays))
-    return evolve(
-        state,
-        phase=_FINISHED if state.winner is not None
-        else _PLAYING if to_play is not None else _between_plays(state.last_hand),
-        hands=hands,
-        seen_bits=state.seen_bits | _BIT[tile],
-        plays=plays,
-        to_play=to_play,
-        claimer_after_play=seat,
-        last_play=LastPlay(seat, tile, capture),
-        layout=layout + (tile,),
-        missed=state.missed + tuple(left) if left else state.missed,
+        if t in matching:
+            missed += (_tuple(MissedPair, (tile, t, seat, plays)),)
+    new = fields_of(state)
+    new["phase"] = (
+        _FINISHED if state.winner is not None else _PLAYING if to_play is not None else _between_plays(state.last_hand)
     )
+    new["hands"] = hands
+    new["seen_bits"] = state.seen_bits | _BIT[tile]
+    new["plays"] = plays
+    new["to_play"] = to_play
+    new["claimer_after_play"] = seat
+    new["last_play"] = _tuple(LastPlay, (seat, tile, None))
+    new["layout"] = (*layout, tile)
+    new["missed"] = missed
+    return rebuilt(state, new)
 
 
+# Named tuples built straight from a tuple, in C (their generated `__new__` is a Python function).
+_tuple = tuple.__new__
+# For each tile, the tiles it matches (an end in common), itself included.
+_MATCHING: dict[str, frozenset[str]] = {t: frozenset(u for u in hf.TILES if hf.matches(t, u)) for t in hf.TILES}
 _FINISHED, _PLAYING = Phase.FINISHED, Phase.PLAYING
 
 
@@ -517,7 +591,7 @@ HANDLERS: dict[str, Handler[State]] = {
 
 
 def is_finished(state: State) -> bool:
-    return state.phase is Phase.FINISHED
+    return state.phase is _FINISHED  # a module constant: `Phase.FINISHED` is looked up through the enum's metaclass
 
 
 def scores(state: State) -> ScoreSheet:

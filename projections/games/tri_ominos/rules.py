@@ -885,8 +885,11 @@ HANDLERS: dict[str, Handler[State]] = {
 # ---- reading the state -----------------------------------------------------------------------------
 
 
+_FINISHED = Phase.FINISHED  # asked before every event: `Phase.FINISHED` is looked up through the enum's metaclass
+
+
 def is_finished(state: State) -> bool:
-    return state.phase is Phase.FINISHED
+    return state.phase is _FINISHED
 
 
 def scores(state: State) -> ScoreSheet:
