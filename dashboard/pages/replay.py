@@ -112,8 +112,8 @@ def layout(sb: Scorebook, cache: ReplayCache, match_id: str, search: str | None)
         html.Div(className="replay-body", children=[
             html.Div(className="board-col", children=[
                 html.Div(score_text, id="score-text", className="score-text"),
-                dcc.Graph(id="board", figure=figure, config={"displayModeBar": False},
-                          className="board"),
+                html.Div(dcc.Graph(id="board", figure=figure, config={"displayModeBar": False}, className="board"),
+                         className="board-wrap", **_data(game=replay.game)),
                 html.Div(now, id="event-now", className="event-now"),
                 html.H3("Score over time"),
                 dcc.Graph(id="score-chart", config={"displayModeBar": False},
