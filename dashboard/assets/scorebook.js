@@ -4,21 +4,42 @@
  *
  * A step is drawn at once, in the task of the key press or click that asked for it, without Dash: plotly
  * redraws the board (Plotly.react), the label, score line, event words and panel are written into their
- * elements, the score chart's marker moves. Going through Dash's
- * callbacks cost about as much again as the drawing (the slider's update, the callback machinery, React
- * rendering the outputs). The slider's value (Dash's state, which autoplay steps from), the URL and the
+ * elements, the score chart's marker moves. Going through Dash's callbacks cost about as much again as
+ * the drawing (the slider's update, the callback machinery, React rendering the outputs). The URL and the
  * event list's current row follow after the board is painted, once per frame however many steps were
- * taken meanwhile. A step Dash makes — the slider dragged or keyed, autoplay — reaches `sync`, which
- * draws it the same way.
+ * taken meanwhile; the slider's value (Dash's state) once stepping pauses. A step Dash makes — the slider
+ * dragged or keyed, autoplay — reaches `sync`, which draws it the same way.
  *
- * Keys: ←/→ previous/next, Home/End first/last (not while typing or on the slider, which handles its own
- * keys). Clicking an event row goes to that step. */
+ * Keys: ←/→ previous/next, Home/End first/last (not while typing); on the slider, its own keys. Clicking an
+ * event row goes to that step. */
 (function () {
   "use strict";
+
+  /* Dash loads babel-polyfill 7 (core-js 2), whose list of white space predates Unicode 6.3 (U+180E is no
+     longer one): it takes the browser's String.prototype.trim, parseFloat and parseInt for broken and puts
+     regular-expression versions in their place, which plotly calls for every text, colour and number it
+     draws (a quarter of High Five's board redraw). The browser's own are put back, taken from a fresh frame;
+     they differ from the polyfill's only on U+180E, where they follow today's standard. */
+  (function nativeParsers() {
+    if ("\u180E".trim() === "\u180E" && isNaN(parseFloat("\u180E1"))) { return; }  /* nothing replaced */
+    var frame = document.createElement("iframe");
+    frame.style.display = "none";
+    (document.head || document.documentElement).appendChild(frame);
+    var own = frame.contentWindow;
+    if (own) {
+      String.prototype.trim = own.String.prototype.trim;
+      window.parseFloat = Number.parseFloat = own.parseFloat;
+      window.parseInt = Number.parseInt = own.parseInt;
+    }
+    frame.remove();
+  })();
+
   /* step: the step asked for last; frame: the frame on screen (null: what the server drew, step `shown`);
-     sent: slider values set from here whose echo (`sync`) is still to come; later: the after-paint work is
-     scheduled. */
-  var state = { step: null, shown: null, frame: null, layout: null, sent: [], later: false };
+     sent: slider values set from here whose echo (`sync`) is still to come; sliderValue: the slider's value as
+     Dash has it; later, settle: the after-paint and the settling work are scheduled. */
+  var state = { step: null, shown: null, frame: null, layout: null, sent: [], later: false, settle: null,
+                sliderValue: null };
+  var SETTLE_MS = 150;
   var framesOf = { packed: null, ready: null, all: null };  /* the decoded frames of the page's payload */
 
   /* `old` changed by `op` (replay_frames.apply's twin): a new value sharing every unchanged part. */
@@ -123,36 +144,61 @@
     if (f.score !== was.score) { fill("score-text", f.score, true); }
     if (f.now !== was.now) { fill("event-now", f.now); }
     if (f.panel !== was.panel) { fill("player-panel", f.panel); }
-    if (chart && window.Plotly && chart.layout && chart.layout.shapes && chart.layout.shapes[0].x0 !== k) {
-      /* Plotly.react, not relayout: a relayout makes Dash's graph write the change back into its figure and
-         draw it a second time */
-      var shapes = chart.layout.shapes.slice();
-      shapes[0] = Object.assign({}, shapes[0], { x0: k, x1: k });
-      window.Plotly.react(chart, { data: chart.data, layout: Object.assign({}, chart.layout, { shapes: shapes }) });
-    }
+    if (chart) { moveMarker(chart, k); }
     state.frame = f;
   }
 
-  /* After the board is painted: the slider's value (Dash's state), the URL and the current row. */
+  /* The score chart's step marker (its first shape, a vertical line) to step k. Plotly's own ways redraw the
+     whole chart (Plotly.react, 6–15 ms a step; a relayout also makes Dash's graph write the change back and
+     draw it again), so the line's path is moved where plotly draws it (the x axis's own scale) and the
+     layout records the step, so that a later redraw (a resize) puts it there too; if the chart is not
+     drawn as expected, Plotly.react does it. */
+  function moveMarker(chart, k) {
+    var shapes = chart.layout && chart.layout.shapes;
+    if (!shapes || !shapes[0] || shapes[0].x0 === k) { return; }
+    var xa = chart._fullLayout && chart._fullLayout.xaxis;
+    var line = chart.querySelector('.shapelayer path[data-index="0"]');
+    var at = line && /^M([-\d.e]+),([-\d.e]+)L([-\d.e]+),([-\d.e]+)$/.exec(line.getAttribute("d") || "");
+    shapes = shapes.slice();
+    shapes[0] = Object.assign({}, shapes[0], { x0: k, x1: k });
+    if (at && at[1] === at[3] && xa && typeof xa.l2p === "function" && typeof xa._offset === "number") {
+      var x = String(xa._offset + xa.l2p(k));
+      line.setAttribute("d", "M" + x + "," + at[2] + "L" + x + "," + at[4]);
+      chart.layout.shapes = shapes;
+    } else if (window.Plotly) {
+      window.Plotly.react(chart, { data: chart.data, layout: Object.assign({}, chart.layout, { shapes: shapes }) });
+    }
+  }
+
+  /* After the board is painted: the URL and the current row. Once stepping pauses (SETTLE_MS without a
+     step): the slider's value, Dash's state — setting it costs a Dash update, the slider's React render and
+     a callback (10–20 ms), which would otherwise delay every step taken in a row. */
   function follow() {
+    window.clearTimeout(state.settle);
+    state.settle = window.setTimeout(settle, SETTLE_MS);
     if (state.later) { return; }
     state.later = true;
     afterPaint(function () {
       state.later = false;
       var k = state.step;
-      var slider = state.sliderValue;
-      if (slider !== k && window.dash_clientside && window.dash_clientside.set_props) {
-        state.sent.push(k);
-        state.sliderValue = k;
-        window.dash_clientside.set_props("replay-slider", { value: k });
-      }
       var url = new URL(window.location.href);
       if (url.searchParams.get("step") !== String(k)) {
         url.searchParams.set("step", String(k));
         window.history.replaceState(window.history.state, "", url.pathname + url.search);
       }
-      markRow(k, 0);  /* lays out the whole event list: after the paint */
+      markRow(k, 0);  /* lays out the event list: after the paint */
+      if (onSlider(document.activeElement)) { settle(); }
     });
+  }
+
+  function settle() {
+    window.clearTimeout(state.settle);
+    var k = state.step;
+    if (k !== null && state.sliderValue !== k && window.dash_clientside && window.dash_clientside.set_props) {
+      state.sent.push(k);
+      state.sliderValue = k;
+      window.dash_clientside.set_props("replay-slider", { value: k });
+    }
   }
 
   function goTo(step) {
@@ -208,6 +254,28 @@
     if (row && !t.closest("a")) { goTo(Number(row.getAttribute("data-seq"))); }
   });
 
+  /* The slider: its value follows the steps only once stepping pauses, so its own key handling could start
+     from a step already left. Its keys step here instead, as its own would (±1, ±10 with Shift or
+     PageUp/PageDown, Home/End), and while it has the focus its value follows at once. A pointer on it
+     brings its value up to date first. */
+  var SLIDER_KEYS = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: 10, PageDown: -10 };
+
+  function onSlider(el) { return Boolean(el && el.closest && el.closest(".slider-wrap")); }
+
+  document.addEventListener("pointerdown", function (ev) { if (onSlider(ev.target)) { settle(); } }, true);
+
+  document.addEventListener("keydown", function (ev) {
+    var m = meta(), by = SLIDER_KEYS[ev.key];
+    if (!m || !onSlider(ev.target) || ev.altKey || ev.ctrlKey || ev.metaKey) { return; }
+    if (!by && ev.key !== "Home" && ev.key !== "End") { return; }
+    ev.preventDefault();
+    ev.stopPropagation();  /* a capturing listener: the slider never sees the key */
+    var cur = state.step === null ? m.step : state.step;
+    if (ev.key === "Home") { goTo(0); }
+    else if (ev.key === "End") { goTo(m.n); }
+    else { goTo(cur + (ev.shiftKey && Math.abs(by) === 1 ? 10 * by : by)); }
+  }, true);
+
   document.addEventListener("keydown", function (ev) {
     var kind = KEYS[ev.key];
     if (!kind || ev.altKey || ev.ctrlKey || ev.metaKey || !meta()) { return; }
@@ -241,7 +309,7 @@
       autoplay: function (_clicks, _tick, value, disabled, m) {
         var none = window.dash_clientside.no_update;
         var id = window.dash_clientside.callback_context.triggered_id;
-        var v = value || 0;
+        var v = state.step === null ? (value || 0) : state.step;  /* the slider may not have caught up yet */
         if (id === "step-play") {
           if (!disabled) { return [none, true, "Play"]; }
           return [v >= m.n ? 0 : none, false, "Pause"];
