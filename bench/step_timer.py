@@ -1,10 +1,11 @@
 """Key press to painted board on the replay page, measured inside the browser (Playwright drives the keys).
 
-The page's clock starts at the keydown (a capturing listener, before the page's own); the step is done
-when its label has changed and, if plotly redrew the board for it, after that redraw (`plotly_afterplot`;
-a step whose board did not change draws nothing); it is painted at the first task after the next
-animation frame. The same harness times any version of the page (the server-stepped one too): it only
-needs `#step-label` and the board's plotly div.
+The page's clock starts at the keydown event's own time stamp (read by a capturing listener, before the
+page's own), so a delay before the page can handle the key counts; the step is done when its label has
+changed and, if plotly redraws the board for it, after that redraw (`plotly_afterplot`; while dcc.Graph
+marks a redraw pending, the harness waits for it; a step whose board did not change draws nothing); it
+is painted at the first task after the next animation frame. The same harness times any version of the
+page (the server-stepped one too): it only needs `#step-label` and the board's plotly div.
 """
 
 from __future__ import annotations
@@ -20,13 +21,14 @@ INSTALL = """() => {
   const t = window.__stepTimer = {start: null, label: null, plot: null, frames: 0, times: []};
   const done = () => {
     if (t.start === null || t.label === null) { return; }
-    if (t.plot === null && t.frames < 3) { t.frames += 1; later(); return; }  // give plotly a few frames
+    // dcc.Graph marks its plot div while it draws a new figure: wait for that drawing (plotly_afterplot)
+    if (gd.classList.contains('dash-graph--pending') && t.frames < 10) { t.frames += 1; later(); return; }
     t.times.push(performance.now() - t.start);
     t.start = null;
   };
   const later = () => requestAnimationFrame(() => setTimeout(done, 0));
-  document.addEventListener('keydown', () => {
-    t.start = performance.now(); t.label = null; t.plot = null; t.frames = 0;
+  document.addEventListener('keydown', (ev) => {  // from the key event's own time: a busy page's delay counts
+    t.start = ev.timeStamp; t.label = null; t.plot = null; t.frames = 0;
   }, true);
   new MutationObserver(() => { if (t.start !== null) { t.label = performance.now(); later(); } })
     .observe(label, {childList: true, characterData: true, subtree: true});

@@ -84,9 +84,17 @@ def test_high_five_layout_and_piles_with_values() -> None:
     board = fold.game.to_json(fold.state_at(fold.seq // 2))  # type: ignore[union-attr]
     fig = board_figure("high-five", board, fold.players, reveal=False)
     tiles = list(board["layout"]) + [t for p in board["players"] for t in p["pile"]]
-    assert trace(fig, "values")["text"] == [f"+{hf_value(t)}" if hf_value(t) else "·" for t in tiles]
-    assert trace(fig, "ends")["text"] == [n for t in tiles for n in t.split("-")]
-    titles = [a["text"] for a in fig["layout"]["annotations"]]
+    # A tile's value under it: "+v", or a dot for a tile worth nothing.
+    assert trace(fig, "values")["text"] == [f"+{hf_value(t)}" for t in tiles if hf_value(t)]
+    assert len(trace(fig, "no value")["x"]) == sum(1 for t in tiles if not hf_value(t))
+    # Each tile's two numbers, either side of its divider, and its hover; a layout tile's tap picks it on the pad.
+    ends = trace(fig, "ends")
+    assert [text.split() for text in ends["text"]] == [t.split("-") for t in tiles]
+    assert all(text[2] == " " and len(text) == 5 for text in ends["text"])
+    assert ends["hovertext"] == [f"{t} · worth {hf_value(t)}" for t in tiles]
+    assert ends["customdata"] == [*board["layout"], *[None] * (len(tiles) - len(board["layout"]))]
+    titles = trace(fig, "labels")["text"]
+    assert not fig["layout"].get("annotations")  # words as a text trace: plotly draws annotations slowly
     for p in board["players"]:
         assert any(f"{p['name']} · pile worth {p['pile_value']}" in t for t in titles)
 
@@ -98,7 +106,8 @@ def test_hi_spot_tray_dots_and_totals() -> None:
     stacks = [s["stack"] for s in board["tray"] if s["stack"]]
     dots = sum(len(t["x"]) for t in fig["data"] if str(t.get("name", "")).startswith("tile "))
     assert dots == sum(s["dots"] for s in stacks)
-    labels = " ".join(a["text"] for a in fig["layout"]["annotations"])
+    labels = " ".join(trace(fig, "labels")["text"])
+    assert all(f"#{n}" in labels for n in range(1, 10))
     for s in stacks:
         assert f"<b>{s['dots']}</b>" in labels
     # Racks are drawn only when revealed.
@@ -121,6 +130,9 @@ def test_hats_off_hats_in_holes_nests_and_off_the_board() -> None:
     first = board["holes"][0]["stack"][0]
     assert hats["marker"]["color"][0] == colours[first["player"]]
     assert any("nested" in h for h in hats["customdata"])
+    labels = trace(fig, "labels")["text"]  # titles, the holes' numbers, the rows' names: one text trace
+    assert sorted(t for t in labels if t.isdigit()) == sorted(str(n) for n in range(1, 10) for _ in fold.players)
+    assert not fig["layout"].get("annotations")
 
 
 def test_panels_hide_hands_unless_revealed() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from dashboard.boards.drawing import board_layout, fill_trace, label, marker_trace, rect_path
+from dashboard.boards.drawing import Labels, board_layout, fill_trace, marker_trace, rect_path
 from dashboard.boards.panels import Panel, player_names, player_panel
 from dashboard.theme import HIGHLIGHT, INK, MUTED, seat_colours, seat_tints
 
@@ -73,7 +73,7 @@ def figure(board: Mapping[str, Any], players: Sequence[tuple[str, str]], reveal:
     last = board.get("last") or {}
     last_hat = (last.get("player"), last.get("hat")) if last.get("hat") else None
     data: list[dict[str, Any]] = []
-    annotations: list[dict[str, Any]] = []
+    labels = Labels()
     span_x, ppu = _scale(board, ids)  # ppu: pixels per unit
     hole_size = int(0.8 * HOLE_STEP * ppu)
     hat_size = int(0.55 * HOLE_STEP * ppu)
@@ -85,12 +85,12 @@ def figure(board: Mapping[str, Any], players: Sequence[tuple[str, str]], reveal:
                                f"{names[pid]}'s area"))
         p = info.get(pid, {})
         title = f"<b>{names[pid]}</b> · round {p.get('round_points', 0)} · total {p.get('score', 0)}"
-        annotations.append(label(x0 + AREA_W / 2, AREA_H + 0.1, title, 13, colours[pid], yanchor="bottom"))
+        labels.add(x0 + AREA_W / 2, AREA_H + 0.1, title, 13, colours[pid], yanchor="bottom")
         for n in range(1, 10):
             hx, hy = _hole_xy(i, n)
             hole_x.append(hx)
             hole_y.append(hy)
-            annotations.append(label(hx - 0.5, hy + 0.5, str(n), 10, MUTED))
+            labels.add(hx - 0.5, hy + 0.5, str(n), 10, MUTED)
     data.append(marker_trace(hole_x, hole_y, {"size": hole_size, "color": "#FFFFFF",
                                               "line": {"color": "#7A8494", "width": 2}}, "holes"))
     hats_x: list[float] = []
@@ -122,7 +122,7 @@ def figure(board: Mapping[str, Any], players: Sequence[tuple[str, str]], reveal:
             add_hat(h["player"], h["hat"], *_stack_xy(hx, hy, level), max(14, hat_size - 5 * level), where)
     rows = _strips(board)
     for title, hats, y in rows:
-        annotations.append(label(0, y, f"{title}:" + ("" if hats else " none"), 12, INK, "left", "middle"))
+        labels.add(0, y, f"{title}:" + ("" if hats else " none"), 12, INK, "left", "middle")
         for k, (owner, hat) in enumerate(hats):
             add_hat(owner, hat, *_strip_xy(k, y), int(hat_size * 0.85), title.lower())
     y = rows[-1][2] - 0.8  # below the last row
@@ -137,9 +137,10 @@ def figure(board: Mapping[str, Any], players: Sequence[tuple[str, str]], reveal:
         "marker": {"symbol": "triangle-up", "size": hats_s, "color": hats_c,
                    "line": {"color": "#FFFFFF", "width": 1.5}},
     })
+    data.append(labels.trace())
     lo_y = y + 0.3
     hi_y = AREA_H + 0.7
-    layout = board_layout(HEIGHT, (-0.3, span_x - 0.3), (lo_y, hi_y), square=True, annotations=annotations)
+    layout = board_layout(HEIGHT, (-0.3, span_x - 0.3), (lo_y, hi_y), square=True)
     return {"data": data, "layout": layout}
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from dashboard.boards.drawing import (
     Coords,
+    Labels,
     Path,
     add_path,
     board_layout,
@@ -56,7 +57,7 @@ def figure(
     holes_x: list[float] = []
     holes_y: list[float] = []
     layer_pts: dict[int, tuple[list[float], list[float], list[str]]] = {}
-    annotations: list[dict[str, Any]] = []
+    labels = Labels()
     last_frame: Path | None = None
     last_dots: tuple[list[float], list[float]] = ([], [])
     for entry in board.get("tray", []):
@@ -69,7 +70,8 @@ def figure(
             hx, hy = _dot_xy(x0, y0, pos)
             holes_x.append(hx)
             holes_y.append(hy)
-        annotations.append(label(x0, y0 + SECTION + 0.02, f"section {section}", 11, MUTED, "left", "bottom"))
+        # "#5" and "9 · full", not "section 5" and "9 dots · full": on a phone a section is about 100 px wide.
+        labels.add(x0, y0 + SECTION + 0.02, f"#{section}", 11, MUTED, "left", "bottom")
         if stack:
             for layer, t in enumerate(stack.get("tiles", [])):
                 xs, ys, hover = layer_pts.setdefault(layer, ([], [], []))
@@ -80,11 +82,11 @@ def figure(
                     who = names.get(t.get("player", ""), "?")
                     hover.append(f"section {section}: {t['tile']} by {who} (tile {layer + 1} of the stack)")
             total = stack.get("dots", 0)
-            words = f"<b>{total}</b> dot{'s' if total != 1 else ''}" + (" · full" if stack.get("full") else "")
-            annotations.append(label(x0 + SECTION, y0 + SECTION, words, 14, "#0B6E4F" if stack.get("full") else INK,
-                                     "right", "bottom"))
+            words = f"<b>{total}</b> · full" if stack.get("full") else f"<b>{total}</b> dot{'s' if total != 1 else ''}"
+            colour = "#0B6E4F" if stack.get("full") else INK
+            labels.add(x0 + SECTION, y0 + SECTION, words, 14, colour, "right", "bottom")
         else:
-            annotations.append(label(x0 + SECTION, y0 + SECTION, "empty", 11, MUTED, "right", "bottom"))
+            labels.add(x0 + SECTION, y0 + SECTION, "empty", 11, MUTED, "right", "bottom")
         if last and last.get("section") == section:
             last_frame = rect_path(x0 - 0.1, y0 - 0.1, x0 + SECTION + 0.1, y0 + SECTION + 0.1)
             for pos in last.get("dots", []):
@@ -110,11 +112,13 @@ def figure(
     lo_y, hi_x = -0.4, tray_w + 0.4
     height = HEIGHT_TRAY
     top = tray_w + 0.45
+    annotations: list[dict[str, Any]] = []  # the legend, pinned to the figure's corner
     if layer_pts:
         annotations.append(legend(max(layer_pts) + 1))
         top += 1.1
     if reveal and patterns is not None:
-        lo_y, height, hi_x = _racks(board, colours, patterns, data, annotations, tray_w)
+        lo_y, height, hi_x = _racks(board, colours, patterns, data, labels, tray_w)
+    data.append(labels.trace())
     layout = board_layout(height, (-0.4, hi_x), (lo_y, top), square=True, annotations=annotations)
     return {"data": data, "layout": layout}
 
@@ -138,7 +142,7 @@ def _racks(
     colours: Mapping[str, str],
     patterns: Mapping[str, Sequence[int]],
     data: list[dict[str, Any]],
-    annotations: list[dict[str, Any]],
+    labels: Labels,
     tray_w: float,
 ) -> tuple[float, int, float]:
     """The racks under the tray (finished matches only); returns the lowest y, the height and the widest x."""
@@ -151,10 +155,10 @@ def _racks(
     dot_y: list[float] = []
     dot_c: list[str] = []
     for p in board.get("players", []):
-        annotations.append(label(-0.3, y, f"<b>{p['name']}</b>", 13, colours.get(p["id"], INK), "left", "middle"))
+        labels.add(-0.3, y, f"<b>{p['name']}</b>", 13, colours.get(p["id"], INK), "left", "middle")
         rack = list(p.get("rack", []))
         if not rack:
-            annotations.append(label(2.6, y, "rack empty", 12, MUTED, "left", "middle"))
+            labels.add(2.6, y, "rack empty", 12, MUTED, "left", "middle")
         for i, tile in enumerate(rack):
             x0 = 2.6 + i * (RACK_TILE + 0.5)
             y0 = y - RACK_TILE / 2

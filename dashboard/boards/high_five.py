@@ -8,12 +8,12 @@ from typing import Any
 
 from dashboard.boards.drawing import (
     Coords,
+    Labels,
     add_path,
     board_layout,
     fill_trace,
-    hover_trace,
-    label,
     line_trace,
+    marker_trace,
     rect_path,
     text_trace,
 )
@@ -67,44 +67,45 @@ def figure(
     rects: dict[str, tuple[Coords, Coords]] = {}
     dividers_x: Coords = []
     dividers_y: Coords = []
-    text_x: list[float] = []
-    text_y: list[float] = []
-    text_t: list[str] = []
+    ends_x: list[float] = []
+    ends_y: list[float] = []
+    ends_t: list[str] = []
+    ends_h: list[str] = []
+    ends_c: list[str | None] = []
     val_x: list[float] = []
     val_y: list[float] = []
     val_t: list[str] = []
-    hover_x: list[float] = []
-    hover_y: list[float] = []
-    hover_t: list[str] = []
-    hover_c: list[str | None] = []
-    annotations: list[dict[str, Any]] = []
+    nil_x: list[float] = []
+    nil_y: list[float] = []
+    labels = Labels()
     marks: list[tuple[list[float], list[float], str, str]] = []  # outlines: x, y, colour, dash
     y = 0.0
     for title, colour, tiles, fill, owner in sections:
-        annotations.append(label(0, y - 0.05, f"<b>{title}</b>", 14, colour, "left", "top"))
+        labels.add(0, y - 0.05, f"<b>{title}</b>", 14, colour, "left", "top")
         y -= TITLE_H
         rows = max(1, -(-len(tiles) // PER_ROW))
         if not tiles:
             words = "empty" if owner == "" else "no captures yet"
-            annotations.append(label(0, y - 0.2, words, 12, MUTED, "left", "top"))
+            labels.add(0, y - 0.2, words, 12, MUTED, "left", "top")
         for i, tile in enumerate(tiles):
             x0, y0, _, y1 = _tile_box(i, y)
             xs, ys = rects.setdefault(fill, ([], []))
             add_path(xs, ys, rect_path(x0, y0, x0 + TILE_W, y1))
             add_path(dividers_x, dividers_y, ([x0 + TILE_W / 2, x0 + TILE_W / 2], [y0 + 0.12, y1 - 0.12]))
             a, b = tile.split("-")
-            for k, n in enumerate((a, b)):
-                text_x.append(x0 + TILE_W / 4 + k * TILE_W / 2)
-                text_y.append((y0 + y1) / 2)
-                text_t.append(n)
+            ends_x.append(x0 + TILE_W / 2)
+            ends_y.append((y0 + y1) / 2)
+            ends_t.append(f"{a:>2} {b:<2}")  # a text a tile (plotly's cost is per text): the divider in its middle
             v = tile_value(tile, values)
-            val_x.append(x0 + TILE_W / 2)
-            val_y.append(y0 - 0.3)
-            val_t.append(f"+{v}" if v else "·")
-            hover_x.append(x0 + TILE_W / 2)
-            hover_y.append((y0 + y1) / 2)
-            hover_t.append(f"{tile} · worth {v}")
-            hover_c.append(tile if owner == "" else None)  # a tap on a layout tile picks it on the pad
+            ends_h.append(f"{tile} · worth {v}")
+            ends_c.append(tile if owner == "" else None)  # a tap on a layout tile picks it on the pad
+            if v:
+                val_x.append(x0 + TILE_W / 2)
+                val_y.append(y0 - 0.3)
+                val_t.append(f"+{v}")
+            else:  # worth nothing: a dot, drawn as a marker (cheaper than a text)
+                nil_x.append(x0 + TILE_W / 2)
+                nil_y.append(y0 - 0.3)
             outline_x, outline_y = rect_path(x0 - 0.08, y0 - 0.08, x0 + TILE_W + 0.08, y1 + 0.08)
             is_last = owner == "" and tile == last.get("tile") and last.get("capture") is None
             is_last = is_last or bool(owner and owner == last.get("player") and last.get("capture") is not None
@@ -117,14 +118,16 @@ def figure(
     data: list[dict[str, Any]] = [fill_trace(xs, ys, fill, INK, 1.2, "tiles") for fill, (xs, ys) in rects.items()]
     data.append(line_trace(dividers_x, dividers_y, MUTED, 1, "dividers"))
     data.extend(line_trace(xs2, ys2, colour, 4, "mark", dash=dash) for xs2, ys2, colour, dash in marks)
-    data.append(text_trace(text_x, text_y, text_t, "ends", 14, INK, MONO))
     data.append(text_trace(val_x, val_y, val_t, "values", 11, "#0B6E4F"))
-    data.append({**hover_trace(hover_x, hover_y, hover_t, 22, "hover"), "customdata": hover_c})
+    data.append(marker_trace(nil_x, nil_y, {"size": 2.5, "color": "#0B6E4F"}, "no value"))
+    # The numbers carry the tile's hover, and its value for a tap on the pad.
+    ends = text_trace(ends_x, ends_y, ends_t, "ends", 14, INK, MONO)
+    ends.pop("hoverinfo")
+    data.append({**ends, "hovertext": ends_h, "hovertemplate": "%{hovertext}<extra></extra>", "customdata": ends_c})
+    data.append(labels.trace())
     width_units = PER_ROW * STEP_X
     height_units = -y + 0.3
-    layout = board_layout(
-        int(height_units * PX_PER_UNIT) + 20, (-0.3, width_units), (y - 0.1, 0.2), annotations=annotations
-    )
+    layout = board_layout(int(height_units * PX_PER_UNIT) + 20, (-0.3, width_units), (y - 0.1, 0.2))
     return {"data": data, "layout": layout}
 
 

@@ -77,8 +77,7 @@ def layout(sb: Scorebook, cache: ReplayCache, match_id: str, search: str | None)
     scoring_bonus = [s for s in replay.bonus_steps if any(replay.rows[s - 1].points.values())]
     figure, panel, step_label, score_text, now = render_parts(replay, view)
     return html.Div(className="page replay", children=[
-        dcc.Store(id="replay-meta", data={"match_id": match_id, "n": replay.seq, "bonus": list(replay.bonus_steps),
-                                          "marker": step_marker(0)[0]}),
+        dcc.Store(id="replay-meta", data={"match_id": match_id, "n": replay.seq, "bonus": list(replay.bonus_steps)}),
         dcc.Store(id="replay-frames"),
         dcc.Store(id="replay-frames-ready"),
         dcc.Store(id="replay-sync"),
@@ -95,7 +94,8 @@ def layout(sb: Scorebook, cache: ReplayCache, match_id: str, search: str | None)
             *([html.P(imports_text(replay.summary.get("imports") or []), id="imports", className="muted small")]
               if replay.summary.get("imports") else []),
         ]),
-        html.Div(className="controls", id="replay-controls", **_data(n=replay.seq, bonus=replay.bonus_steps), children=[
+        html.Div(className="controls", id="replay-controls",
+                 **_data(n=replay.seq, bonus=replay.bonus_steps, step=step), children=[
             html.Button("« first", id="step-first", className="btn", title="First (Home)"),
             html.Button("‹ prev", id="step-prev", className="btn", title="Previous (←)"),
             html.Button("next ›", id="step-next", className="btn", title="Next (→)"),
@@ -112,8 +112,8 @@ def layout(sb: Scorebook, cache: ReplayCache, match_id: str, search: str | None)
         html.Div(className="replay-body", children=[
             html.Div(className="board-col", children=[
                 html.Div(score_text, id="score-text", className="score-text"),
-                dcc.Graph(id="board", figure=figure, config={"displayModeBar": False},
-                          className="board"),
+                html.Div(dcc.Graph(id="board", figure=figure, config={"displayModeBar": False}, className="board"),
+                         className="board-wrap", **_data(game=replay.game)),
                 html.Div(now, id="event-now", className="event-now"),
                 html.H3("Score over time"),
                 dcc.Graph(id="score-chart", config={"displayModeBar": False},
@@ -246,20 +246,13 @@ def render_step(sb: Scorebook, cache: ReplayCache, match_id: str, step: int) -> 
 
 def register(app: Dash, sb: Scorebook, cache: ReplayCache) -> None:
     app.clientside_callback(
-        ClientsideFunction(namespace="scorebook", function_name="navigate"),
-        Output("replay-slider", "value"),
-        Input("step-play", "n_clicks"),
-        Input("replay-autoplay", "n_intervals"),
-        State("replay-slider", "value"),
-        State("replay-meta", "data"),
-        prevent_initial_call=True,
-    )
-    app.clientside_callback(
         ClientsideFunction(namespace="scorebook", function_name="autoplay"),
+        Output("replay-slider", "value"),
         Output("replay-autoplay", "disabled"),
         Output("step-play", "children"),
         Input("step-play", "n_clicks"),
-        Input("replay-slider", "value"),
+        Input("replay-autoplay", "n_intervals"),
+        State("replay-slider", "value"),
         State("replay-autoplay", "disabled"),
         State("replay-meta", "data"),
         prevent_initial_call=True,
@@ -269,29 +262,17 @@ def register(app: Dash, sb: Scorebook, cache: ReplayCache) -> None:
         Output("replay-events-shown", "data"),
         Input("replay-events", "data"),
     )
+    # Steps are drawn by the page script (dashboard/assets/scorebook.js), not through Dash's outputs; a step
+    # Dash makes (the slider, autoplay) reaches it here.
     app.clientside_callback(
         ClientsideFunction(namespace="scorebook", function_name="sync"),
         Output("replay-sync", "data"),
         Input("replay-slider", "value"),
-        State("replay-meta", "data"),
     )
     app.clientside_callback(
         ClientsideFunction(namespace="scorebook", function_name="prepare"),
         Output("replay-frames-ready", "data"),
         Input("replay-frames", "data"),
-    )
-    app.clientside_callback(
-        ClientsideFunction(namespace="scorebook", function_name="step"),
-        Output("board", "figure"),
-        Output("player-panel", "children"),
-        Output("step-label", "children"),
-        Output("score-text", "children"),
-        Output("event-now", "children"),
-        Output("score-chart", "figure"),
-        Input("replay-slider", "value"),
-        Input("replay-frames", "data"),
-        State("replay-meta", "data"),
-        prevent_initial_call=True,
     )
 
     @app.callback(Output("replay-frames", "data"), Input("replay-meta", "data"))

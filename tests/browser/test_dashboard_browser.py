@@ -37,6 +37,11 @@ def wait_step(page: Any, k: int, n: int) -> None:
     page.wait_for_function("() => !document.querySelector('[data-dash-is-loading=\"true\"]')")
 
 
+def wait_slider(page: Any, k: int) -> None:
+    page.wait_for_function("k => document.querySelector('[role=slider]').getAttribute('aria-valuenow') === String(k)",
+                           arg=k)
+
+
 def expected_score_text(server: LiveServer, match_id: str, k: int) -> str:
     sheet = scores_json(server.sb.fold(match_id, at=max(1, k)), match_id)
     return " · ".join(f"{p['name']} {p['score'] if k else 0}" for p in sheet["players"])
@@ -70,6 +75,7 @@ def test_step_with_the_keyboard_and_the_url_keeps_the_step(page: Any, live_serve
     assert board_traces(page) == expected_board(live_server, match_id, 5)
     assert page.locator("tr.event-row.current").get_attribute("data-seq") == "5"
     assert re.search(r"[?&]step=5\b", page.url)
+    wait_slider(page, 5)  # the slider follows once stepping pauses
     shot(page, f"replay-{game}-step5")
 
     # The URL reproduces the step in a fresh page.
@@ -115,6 +121,7 @@ def test_buttons_slider_bonus_jump_and_autoplay(page: Any, live_server: LiveServ
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
     wait_step(page, 3, n)
+    wait_slider(page, 3)
     # Next bonus: the first event after step 3 tagged as a bonus.
     replay = ReplayCache().replay(live_server.sb, match_id)
     target = next(s for s in replay.bonus_steps if s > 3)

@@ -25,6 +25,7 @@ from tests.browser.test_dashboard_browser import board_traces, open_replay, wait
 pytestmark = pytest.mark.browser
 
 STEPS = 50
+MARKER_PATH = "() => document.querySelector('#score-chart .shapelayer path[data-index=\"0\"]').getAttribute('d')"
 
 
 def spectator_step(server: LiveServer, match_id: str, k: int) -> tuple[list[dict[str, Any]], str, str]:
@@ -102,9 +103,13 @@ def test_a_link_opens_at_its_step_and_every_control_steps_in_the_browser(
     page.locator('tr.event-row[data-seq="17"]').click()
     wait_step(page, 17, n)
     assert board_traces(page) == spectator_step(live_server, match_id, 17)[0]
-    # The score chart's step marker follows.
+    # The score chart's step marker follows, drawn where plotly itself draws it.
     marker = page.evaluate("() => document.querySelector('#score-chart .js-plotly-plot').layout.shapes[0].x0")
     assert marker == 17
+    drawn = page.evaluate(MARKER_PATH)
+    page.evaluate("() => { const c = document.querySelector('#score-chart .js-plotly-plot');"
+                  " return Plotly.react(c, {data: c.data, layout: Object.assign({}, c.layout)}).then(() => null); }")
+    assert drawn == page.evaluate(MARKER_PATH)
     page.focus("[role=slider]")
     page.keyboard.press("ArrowLeft")
     wait_step(page, 16, n)
