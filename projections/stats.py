@@ -169,6 +169,8 @@ class _Walk:
     def describe(self, seq: int) -> Annotation:
         note = self._notes.get(seq)
         if note is None:
+            if seq > 1:  # scored first: a game that words an event by its gains reads the scores it keeps
+                self.totals(seq - 1), self.totals(seq)
             note = self._notes[seq] = self.fold.describe(seq)
         return note
 

@@ -122,10 +122,31 @@ def is_finished(state: State) -> bool:
 
 
 def scores(state: State) -> ScoreSheet:
-    rounds = [dict(r) for r in state.past]
-    if state.in_round:
-        rounds.append(round_points(state))
-    return ScoreSheet(sum_rounds(state.players, rounds), rounds, state.finished, list(state.winners))
+    """The score sheet, kept with the state as `board_of` keeps the board: the statistics and the event words
+    ask for the same state's scores several times, and the round's points walk every hat. The memo is used
+    only while every field it was read from is the very same object (a copy by `evolve` carries it along).
+    Callers get a copy of its lists and dicts, so none can change what the next caller reads."""
+    memo = state.__dict__.get("_sheet")
+    if memo is None or not _same_inputs(memo[0], state):  # memo[0]: the inputs it was read from, not the state
+        rounds = [dict(r) for r in state.past]
+        if state.in_round:
+            rounds.append(round_points(state))
+        sheet = ScoreSheet(sum_rounds(state.players, rounds), rounds, state.finished, list(state.winners))
+        memo = (_inputs(state), sheet)
+        state.__dict__["_sheet"] = memo
+    sheet = memo[1]
+    return ScoreSheet(dict(sheet.totals), [dict(r) for r in sheet.rounds], sheet.finished, list(sheet.winners))
+
+
+def _inputs(state: State) -> tuple[Any, ...]:
+    return state.past, state.hats, state.called, state.phase, state.winners, state.players
+
+
+def _same_inputs(inputs: tuple[Any, ...], state: State) -> bool:
+    """Whether `state` holds the very objects `inputs` (what a kept sheet was read from) holds."""
+    past, hats, called, phase, winners, players = inputs
+    return (past is state.past and hats is state.hats and called is state.called and phase is state.phase
+            and winners is state.winners and players is state.players)
 
 
 # --- names for the people at the table -----------------------------------------------------------

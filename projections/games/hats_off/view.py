@@ -6,10 +6,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from projections.events import Event
-from projections.games.hats_off.board import HAT_NUMBERS, HATS_OFF_BONUS, Board, HatId, Hole, InHat, Place, place_json
+from projections.games.hats_off.board import HAT_NUMBERS, HATS_OFF_BONUS, HatId, Hole, InHat, Place, place_json
 from projections.games.hats_off.rules import (
     NAME,
     State,
+    board_of,
     hat_name,
     hole_name,
     launched,
@@ -39,7 +40,7 @@ def _last_json(last: tuple[str, HatId, Place, bool] | None) -> dict[str, Any] | 
 
 
 def to_json(state: State) -> dict[str, Any]:
-    board = Board(state.hats)
+    board = board_of(state)
     sheet = scores(state)
     seat = [p.id for p in state.players]
     running = round_points(state) if state.hats else {p.id: 0 for p in state.players}
@@ -101,7 +102,7 @@ def describe(before: State, event: Event, after: State) -> Annotation:
         landing = after.hats[hid]
         verb = "launched" if event.type == "hat_launched" else "knocked"
         text = f"{hat_name(after, hid)} {verb} {_to(after, landing.place)}"
-        area = Board(after.hats).area(hid) if landing.counts else None
+        area = board_of(after).area(hid) if landing.counts else None
         if isinstance(landing.place, InHat) and area:
             text += f" ({player_name(after, area)}'s area)"
         tags: list[str] = []
@@ -120,7 +121,7 @@ def describe(before: State, event: Event, after: State) -> Annotation:
     if event.type == "hats_off_called":
         names = " and ".join(player_name(after, p) for p in after.called)
         together = " together" if len(after.called) > 1 else ""
-        board = Board(after.hats)
+        board = board_of(after)
         bonus = [
             f"{player_name(after, p)} +{HATS_OFF_BONUS} bonus" if board.scoring_hats(p)
             else f"no bonus for {player_name(after, p)} (no scoring hat in own area)"
