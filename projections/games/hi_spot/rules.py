@@ -484,7 +484,7 @@ def _tiles_drawn(state: State, data: Mapping[str, Any]) -> State:
             if bit is None or (taken | drawn) & bit:  # not a tile, listed twice, or known to be elsewhere
                 return _tiles_drawn_checked(state, data)
             drawn |= bit
-    known = tuple([t for t in raw if t is not None]) if drawn else ()
+    known = tuple(raw) if None not in raw else tuple([t for t in raw if t is not None])
     new_rack = _tuple(Rack, (rack.known + known, rack.hidden + want - len(known)))
     # A draw into an emptied rack is the mid-turn refill: the player may go on with a new segment.
     new_turn = _tuple(Turn, (*turn[:-1], bool(rack.known or rack.hidden)))  # `refilled` is the last field
