@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from projections.events import Event
 from projections.games.hats_off import GAME, State
 from projections.games.hats_off.board import HAT_NUMBERS, Board, Hole, InHat
+from projections.games.hats_off.rules import sum_rounds
 from projections.scores import scores_json
 from projections.timeline import Fold, fold, fold_dicts
 from tests.test_hats_off_moves import check_legal_moves
@@ -42,6 +43,8 @@ def check_hats_accounted_for(state: State) -> None:
     places = [state.hats[h].place for h in counting]
     assert sum(isinstance(p, InHat) for p in places) == len(board.holder)
     assert sum(isinstance(p, Hole) for p in places) == len(board.in_hole)
+    # The totals kept as rounds end are the finished rounds' sums.
+    assert dict(state.past_totals) == (sum_rounds(state.players, state.past) if state.past else {})
 
 
 def check_match(

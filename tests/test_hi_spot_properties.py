@@ -14,7 +14,7 @@ from projections.errors import IllegalEvent
 from projections.events import Event
 from projections.games.hi_spot import GAME
 from projections.games.hi_spot.player import random_match
-from projections.games.hi_spot.rules import State, turn_points
+from projections.games.hi_spot.rules import State, stack_points, turn_points
 from projections.scores import scores_json
 from projections.timeline import Fold, fold, fold_dicts
 from tests.test_hi_spot_helpers import PLAYERS, tile_set
@@ -38,6 +38,8 @@ def check_accounting(s: State) -> None:
     for stack in s.tray:
         if stack is not None:  # no dot covers another
             assert sum(bin(m).count("1") for _, m in stack.layers) == stack.dots
+    # The points a turn keeps up to date are those its stacks score now.
+    assert turn_points(s, s.turn) == (sum(stack_points(s, s.turn).values()) if s.turn is not None else 0)
 
 
 def check_moves(f: Fold) -> None:

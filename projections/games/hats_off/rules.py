@@ -61,6 +61,7 @@ class State:
     # This round's launched hats in launch order (kept after round_ended so the final board can be drawn).
     hats: Mapping[HatId, Landing] = field(default_factory=dict)
     past: tuple[Mapping[str, int], ...] = ()  # points per finished round
+    past_totals: Mapping[str, int] = field(default_factory=dict)  # `sum_rounds` of `past`, kept as rounds end
     winners: tuple[str, ...] = ()
     last: tuple[str, HatId, Place, bool] | None = None  # the last launch/move: type, hat, place, counts
     # Each player's seat by id: a launch's player checked with one dict probe instead of a walk of `players`.
@@ -97,13 +98,14 @@ def board_of(state: State) -> Board:
 
 def round_points(state: State) -> dict[str, int]:
     """Each player's points for the round on the board now: own hats in own area, plus the bonus."""
-    board = board_of(state)
+    hats = state.hats
     points = {p.id: 0 for p in state.players}
     scoring = set()  # players with a hat that scores (`board.scoring_hats(p) > 0`)
-    bottom = board.bottom
-    for hid, landing in board.hats.items():  # `board.hat_points` of each counting hat, in one pass
+    for hid, landing in hats.items():  # `board.hat_points` of each counting hat, in one pass
         if landing.counts:
-            under = bottom(hid)
+            under = landing.place  # `board.bottom(hid)`, without a board: down the stack to where it stands
+            while type(under) is InHat:
+                under = hats[under.hat].place
             if type(under) is Hole and under.area == hid[0]:
                 points[hid[0]] += NESTED_POINTS if type(landing.place) is InHat else HOLE_POINTS
                 scoring.add(hid[0])
@@ -336,7 +338,7 @@ def round_started(state: State, data: Mapping[str, Any]) -> State:
         )
     return State(
         players=state.players, target=state.target, phase=Phase.IN_ROUND, round=state.round + 1,
-        caller=caller, past=state.past, seats=state.seats,
+        caller=caller, past=state.past, past_totals=state.past_totals, seats=state.seats,
     )
 
 
@@ -383,6 +385,13 @@ def hat_launched(state: State, data: Mapping[str, Any]) -> State:
 
 def hats_off_called(state: State, data: Mapping[str, Any]) -> State:
     what = "hats_off_called"
+    raw, seats, hats = data.get("players"), state.seats, state.hats
+    if (  # the usual call, checked in one pass; anything else step by step below, in the order of the refusals
+        state.phase is _IN_ROUND and not state.called and type(raw) is list and raw
+        and all(type(p) is str and p in seats for p in raw) and len(set(raw)) == len(raw)
+        and all((p, n) in hats for p in raw for n in HAT_NUMBERS)
+    ):
+        return evolve(state, called=tuple(sorted(raw, key=seats.__getitem__)))
     _require_round(state, what)
     raw = require(data, "players", list, what)
     if not raw:
@@ -434,14 +443,16 @@ def round_ended(state: State, data: Mapping[str, Any]) -> State:
             f"round {state.round} cannot end before HATS OFF is called "
             "(the first player to launch all 6 hats calls it)"
         )
-    past = (*state.past, round_points(state))
-    totals = sum_rounds(state.players, past)
+    points = round_points(state)
+    past = (*state.past, points)
+    before = state.past_totals
+    totals = {p.id: before.get(p.id, 0) + points[p.id] for p in state.players}  # `sum_rounds(players, past)`
     top = max(totals.values())
     leaders = tuple(p for p, t in totals.items() if t == top)
     # The round in which anyone reaches the target is the last, unless the top is an exact tie.
     finished = top >= state.target and len(leaders) == 1
     return evolve(
-        state, phase=Phase.FINISHED if finished else Phase.BETWEEN_ROUNDS, past=past,
+        state, phase=Phase.FINISHED if finished else Phase.BETWEEN_ROUNDS, past=past, past_totals=totals,
         winners=leaders if finished else (),
     )
 

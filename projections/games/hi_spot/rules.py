@@ -118,7 +118,10 @@ class Turn(NamedTuple):  # a named tuple like the values above: one is built per
     nines: frozenset[int] = frozenset()  # stacks brought to 9 this turn
     new_stack: int | None = None  # the one stack this turn may start
     segment: SegmentKind | None = None  # None: the next placement begins a segment
-    refilled: bool = False  # the end-of-turn refill is drawn: only turn_ended may follow
+    # `turn_points`, kept up to date by each placement: the stacks added to only grow during the turn, so a
+    # placement adds the stack's dots after it, less those it counted already (9 for a 9: a full stack's dots).
+    points: int = 0
+    refilled: bool = False  # the end-of-turn refill is drawn: only turn_ended may follow (the last field)
 
 
 @dataclass(frozen=True)
@@ -174,17 +177,8 @@ def stack_points(state: State, turn: Turn) -> dict[int, int]:
 
 
 def turn_points(state: State, turn: Turn | None) -> int:
-    """The turn's score if it ended now: the sum of its `stack_points` (summed without building them: every
-    stack brought to 9 is one added to, and every other stack added to is still on the tray)."""
-    if turn is None:
-        return 0
-    nines, added = turn.nines, turn.added
-    points = 9 * len(nines)
-    if len(added) > len(nines):
-        for s in state.tray:
-            if s is not None and s.uid in added and s.uid not in nines:
-                points += s.mask.bit_count()
-    return points
+    """The turn's score if it ended now: the sum of its `stack_points`, kept with the turn."""
+    return turn.points if turn is not None else 0
 
 
 def refill_needed(state: State, seat: int) -> int:
@@ -490,7 +484,7 @@ def _tiles_drawn(state: State, data: Mapping[str, Any]) -> State:
             if bit is None or (taken | drawn) & bit:  # not a tile, listed twice, or known to be elsewhere
                 return _tiles_drawn_checked(state, data)
             drawn |= bit
-    known = tuple([t for t in raw if t is not None]) if drawn else ()
+    known = tuple(raw) if None not in raw else tuple([t for t in raw if t is not None])
     new_rack = _tuple(Rack, (rack.known + known, rack.hidden + want - len(known)))
     # A draw into an emptied rack is the mid-turn refill: the player may go on with a new segment.
     new_turn = _tuple(Turn, (*turn[:-1], bool(rack.known or rack.hidden)))  # `refilled` is the last field
@@ -678,13 +672,15 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
         segment = None  # a 9 or an emptied rack ends the segment; the player may continue with another
     placement = _tuple(Placement, (seat, tile, section, mask, uid, grown_mask.bit_count(), is_new, nine, cleared))
     added = turn.added
+    touched = uid in added
     new_turn = _tuple(Turn, (
         turn.seat,
         turn.placed + (placement,),
-        added if uid in added else added + (uid,),
+        added if touched else added + (uid,),
         turn.nines | {uid} if nine else turn.nines,
         uid if is_new else turn.new_stack,
         segment,
+        turn.points + grown_mask.bit_count() - (stack_mask.bit_count() if touched else 0),
         turn.refilled,
     ))
     grown = None if cleared else _tuple(Stack, (uid, grown_mask, layers, placed_by + (seat,)))
