@@ -5,10 +5,9 @@
  * A step is drawn at once, in the task of the key press or click that asked for it, without Dash: plotly
  * redraws the board (Plotly.react), the label, score line, event words and panel are written into their
  * elements, the score chart's marker moves. Going through Dash's callbacks cost about as much again as
- * the drawing (the slider's update, the callback machinery, React rendering the outputs). The URL and the
- * event list's current row follow after the board is painted, once per frame however many steps were
- * taken meanwhile; the slider's value (Dash's state) once stepping pauses. A step Dash makes — the slider
- * dragged or keyed, autoplay — reaches `sync`, which draws it the same way.
+ * the drawing (the slider's update, the callback machinery, React rendering the outputs). The slider's value
+ * (Dash's state), the URL and the event list's current row follow once stepping pauses (`follow`). A step
+ * Dash makes — the slider dragged, autoplay — reaches `sync`, which draws it the same way.
  *
  * Keys: ←/→ previous/next, Home/End first/last (not while typing); on the slider, its own keys. Clicking an
  * event row goes to that step. */
@@ -36,10 +35,9 @@
 
   /* step: the step asked for last; frame: the frame on screen (null: what the server drew, step `shown`);
      sent: slider values set from here whose echo (`sync`) is still to come; sliderValue: the slider's value as
-     Dash has it; later, settle: the after-paint and the settling work are scheduled. */
-  var state = { step: null, shown: null, frame: null, layout: null, sent: [], later: false, settle: null,
-                sliderValue: null };
-  var SETTLE_MS = 150;
+     Dash has it; settle: the work that follows a step is scheduled (`follow`). */
+  var state = { step: null, shown: null, frame: null, layout: null, sent: [], settle: null, sliderValue: null };
+  var SETTLE_MS = 120;
   var framesOf = { packed: null, ready: null, all: null };  /* the decoded frames of the page's payload */
 
   /* `old` changed by `op` (replay_frames.apply's twin): a new value sharing every unchanged part. */
@@ -170,35 +168,31 @@
     }
   }
 
-  /* After the board is painted: the URL and the current row. Once stepping pauses (SETTLE_MS without a
-     step): the slider's value, Dash's state — setting it costs a Dash update, the slider's React render and
-     a callback (10–20 ms), which would otherwise delay every step taken in a row. */
+  /* What follows a step once stepping pauses (SETTLE_MS without a step), not on every step of a run: the
+     slider's value (Dash's state: setting it costs a Dash update, the slider's React render and a callback,
+     10–20 ms), the URL (history.replaceState, 1–5 ms) and the event list's current row (a layout of the
+     list). While the slider has the focus it follows right after the paint. */
   function follow() {
     window.clearTimeout(state.settle);
-    state.settle = window.setTimeout(settle, SETTLE_MS);
-    if (state.later) { return; }
-    state.later = true;
-    afterPaint(function () {
-      state.later = false;
-      var k = state.step;
-      var url = new URL(window.location.href);
-      if (url.searchParams.get("step") !== String(k)) {
-        url.searchParams.set("step", String(k));
-        window.history.replaceState(window.history.state, "", url.pathname + url.search);
-      }
-      markRow(k, 0);  /* lays out the event list: after the paint */
-      if (onSlider(document.activeElement)) { settle(); }
-    });
+    if (onSlider(document.activeElement)) { afterPaint(settle); }
+    else { state.settle = window.setTimeout(settle, SETTLE_MS); }
   }
 
   function settle() {
     window.clearTimeout(state.settle);
     var k = state.step;
-    if (k !== null && state.sliderValue !== k && window.dash_clientside && window.dash_clientside.set_props) {
+    if (k === null) { return; }
+    if (state.sliderValue !== k && window.dash_clientside && window.dash_clientside.set_props) {
       state.sent.push(k);
       state.sliderValue = k;
       window.dash_clientside.set_props("replay-slider", { value: k });
     }
+    var url = new URL(window.location.href);
+    if (url.searchParams.get("step") !== String(k)) {
+      url.searchParams.set("step", String(k));
+      window.history.replaceState(window.history.state, "", url.pathname + url.search);
+    }
+    markRow(k, 0);
   }
 
   function goTo(step) {

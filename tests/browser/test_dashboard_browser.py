@@ -35,6 +35,8 @@ def wait_step(page: Any, k: int, n: int) -> None:
     )
     # The board is drawn once the step's figure arrived: the page is idle when no callback is pending.
     page.wait_for_function("() => !document.querySelector('[data-dash-is-loading=\"true\"]')")
+    # The URL (and the current row, the slider) follow once stepping pauses.
+    page.wait_for_function("k => new URL(location.href).searchParams.get('step') === String(k)", arg=k)
 
 
 def wait_slider(page: Any, k: int) -> None:
