@@ -74,6 +74,10 @@ class FactsProjector:
         with self.store.engine.connect() as conn:
             return _head(conn)
 
+    def decoded(self) -> int:
+        """How many facts rows this process holds decoded."""
+        return len(self._decoded)
+
     def catch_up(self, limit: int | None = None) -> int:
         """Bring the facts up to the log's head (at most `limit` positions); returns the new checkpoint."""
         current = self.checkpoint()
@@ -201,9 +205,14 @@ class Follower:
         self._thread.join(timeout=10)
 
     def _run(self) -> None:
+        warm = True  # the first tick also decodes every facts row, so that the first statistics visitor
+        # after a start does not wait for it (about half a second of CPU per 10,000 matches)
         while not self._stop.wait(self.interval):
             try:
                 self.projector.catch_up()
+                if warm:
+                    self.projector.facts(catch_up=False)
+                    warm = False
             except Exception:  # noqa: BLE001 - a read model must never take the server down; the next tick retries
                 import logging
 

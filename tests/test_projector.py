@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Callable
 
 import pytest
 from sqlalchemy import text
@@ -194,3 +195,29 @@ def test_the_match_list_counts_stay_exact_without_their_version_row(scorebook: S
         conn.execute(text("DELETE FROM match_list_version"))
     scorebook.start_match(dict(START), "desk")
     assert scorebook.matches()[1] == 2 and scorebook.matches(player="ann")[1] == 2
+
+
+def test_the_follower_catches_up_decodes_every_row_first_and_follows_appends(scorebook: Scorebook) -> None:
+    import time
+
+    from recorder.projector import Follower
+
+    ids = club(scorebook, per_game=1)
+    live = scorebook.start_match(dict(START), "desk")["match_id"]
+    projector = FactsProjector(EventStore(scorebook.engine))  # a server just started: nothing read yet
+    assert projector.decoded() == 0
+
+    def soon(check: Callable[[], bool]) -> None:
+        deadline = time.monotonic() + 20
+        while not check() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert check()
+
+    follower = Follower(projector, interval=0.05).start()
+    try:
+        soon(lambda: projector.checkpoint() == projector.head() and projector.decoded() == len(ids) + 1)
+        scorebook.append(live, [round_start(), launch("ann", 1, 5)], 1)
+        soon(lambda: by_id(projector.facts(catch_up=False))[live].events == 3)
+    finally:
+        follower.stop()
+    assert by_id(projector.facts(catch_up=False)) == {m: expected(scorebook, m) for m in [*ids, live]}
