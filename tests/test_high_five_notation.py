@@ -272,9 +272,9 @@ def test_targets_mark_the_layout_tiles_a_play_may_capture() -> None:
     points = [t for t in traces if "customdata" in t]
     assert len(points) == 1
     assert points[0]["customdata"] == json["layout"][1:4]  # one point per layout tile; other values skipped
-    # Each point sits on its tile: where figure() puts the text that carries the tile's hover (and the tile).
+    # Each point sits on its tile: where figure() puts the tile's numbers (which also carry the tile).
     figure = board_figure("high-five", json, fold.players, False, **GAME.board_extras(fold.event(1).data))
-    hover = next(t for t in figure["data"] if t.get("customdata") and any(t["customdata"]))
+    hover = next(t for t in figure["data"] if t.get("name") == "ends")
     where = {c: (x, y) for x, y, c in zip(hover["x"], hover["y"], hover["customdata"], strict=True) if c}
     assert set(where) == set(json["layout"])
     for x, y, value in zip(points[0]["x"], points[0]["y"], points[0]["customdata"], strict=True):

@@ -120,6 +120,7 @@ def test_a_link_opens_at_its_step_and_every_control_steps_in_the_browser(
     page.click("#step-play")
     page.wait_for_function("() => document.querySelector('#step-play').innerText.trim() === 'Play'")
     k = int(re.search(r"Step (\d+)", page.inner_text("#step-label")).group(1))  # type: ignore[union-attr]
+    wait_step(page, k, n)  # the URL follows once stepping pauses
     assert re.search(rf"[?&]step={k}\b", page.url)
     assert board_traces(page) == spectator_step(live_server, match_id, k)[0]
     assert calls == [], "a step asked the server"
