@@ -11,11 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
-from recorder.logfile import format_time
-from recorder.tables import StoredEvent
+from recorder.tables import StoredEvent, stored_envelope
 
 EVENTS = StoredEvent.__table__  # type: ignore[attr-defined]
 _COLUMNS = (EVENTS.c.match_id, EVENTS.c.seq, EVENTS.c.type, EVENTS.c.data, EVENTS.c.recorded_at,
@@ -32,15 +31,12 @@ class EventRow:
 
     def stored_envelope(self) -> dict[str, Any]:
         """`StoredEvent.stored_envelope`: the data exactly as read (the fold checks the hash first)."""
-        return {
-            "seq": self.seq,
-            "type": self.type,
-            "data": self.data,
-            "recorded_at": format_time(self.recorded_at),
-            "recorded_by": self.recorded_by,
-            "prev_hash": self.prev_hash,
-            "hash": self.hash,
-        }
+        return stored_envelope(self)
+
+
+def log_head(conn: Connection) -> int:
+    """The log's last global position (0 when empty): the last entry of the positions' unique index."""
+    return int(conn.execute(select(func.coalesce(func.max(EVENTS.c.position), 0))).scalar_one())
 
 
 def match_rows(conn: Connection, match_id: str, after: int = 0, upto: int | None = None) -> list[EventRow]:

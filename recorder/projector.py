@@ -23,13 +23,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import delete, insert, select
 from sqlalchemy.engine import Connection
 
 from projections.stats import FACTS_VERSION, MatchFacts
 from recorder.db import for_writing
 from recorder.errors import ChainBroken
-from recorder.event_rows import EVENTS
+from recorder.event_rows import EVENTS, log_head
 from recorder.read_model_rows import (
     FACTS_TABLE,
     MatchToProject,
@@ -72,7 +72,7 @@ class FactsProjector:
 
     def head(self) -> int:
         with self.store.engine.connect() as conn:
-            return _head(conn)
+            return log_head(conn)
 
     def decoded(self) -> int:
         """How many facts rows this process holds decoded."""
@@ -85,7 +85,7 @@ class FactsProjector:
             return current
         with self._lock, for_writing(self.store.engine).begin() as conn:
             position = lock_checkpoint(conn)
-            head = _head(conn)
+            head = log_head(conn)
             upto = head if limit is None else min(head, position + limit)
             if upto <= position:
                 return position
@@ -182,10 +182,6 @@ def lock_checkpoint(conn: Connection) -> int:
         return 0
     return int(row.position)
 
-
-
-def _head(conn: Connection) -> int:
-    return int(conn.execute(select(func.coalesce(func.max(EVENTS.c.position), 0))).scalar_one())
 
 
 class Follower:

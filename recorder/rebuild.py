@@ -30,7 +30,7 @@ from sqlalchemy import and_, delete, func, insert, select
 from sqlalchemy.engine import Engine
 
 from recorder.db import for_writing, make_engine
-from recorder.event_rows import EVENTS
+from recorder.event_rows import EVENTS, log_head
 from recorder.projector import CHECKPOINTS, FACTS, lock_checkpoint
 from recorder.read_model_rows import MATCHES, MatchToProject, Plan, Projected, compute, write
 from recorder.snapshots import SNAPSHOTS
@@ -109,7 +109,7 @@ class Rebuild:
             row = conn.execute(select(PROGRESS_TABLE).where(PROGRESS_TABLE.c.name == self.name)).first()
             if resume and row is not None:
                 return int(row.upto), int(row.done_through)
-            head = int(conn.execute(select(func.coalesce(func.max(EVENTS.c.position), 0))).scalar_one())
+            head = log_head(conn)
             conn.execute(delete(PROGRESS_TABLE).where(PROGRESS_TABLE.c.name == self.name))
             conn.execute(insert(PROGRESS_TABLE).values(name=self.name, upto=head, done_through=-1,
                                                        started_at=utcnow()))

@@ -121,12 +121,8 @@ class Snapshots:
         head = f"{match_id}\n{seq}\n{hash}\n{version}\n".encode()
         return hmac.new(self.key, head + payload, hashlib.sha256).hexdigest()
 
-    def make(self, match_id: str, fold: Fold[Any], seq: int, hash: str) -> MatchSnapshot:
-        """The snapshot of `fold` right after `seq`, whose event's hash is `hash`."""
-        return MatchSnapshot(**self.values(match_id, fold, seq, hash))
-
     def values(self, match_id: str, fold: Fold[Any], seq: int, hash: str) -> dict[str, Any]:
-        """`make`'s row as column values, for an insert of many."""
+        """The snapshot of `fold` right after `seq`, whose event's hash is `hash`, as a row's column values."""
         at = fold.at(seq)
         payload = _dumps((fold.event(1), at.state, dict(at.superseded_by)))
         return {"match_id": match_id, "seq": seq, "hash": hash, "version": self.version,

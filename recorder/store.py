@@ -35,7 +35,7 @@ from projections.timeline import Fold
 from recorder.backup import Backup, BackupMatch
 from recorder.db import for_writing
 from recorder.errors import BadRequest, ChainBroken, Conflict, ImportRefused, MatchNotFound, Refused
-from recorder.event_rows import EventRow, match_rows
+from recorder.event_rows import EventRow, log_head, match_rows
 from recorder.fold_cache import BYTES_PER_STATE, UNKNOWN_GAME_BYTES, FoldCache, configured_bytes
 from recorder.inputs import check_event, check_recorded_by, is_match_id
 from recorder.logfile import (
@@ -392,7 +392,7 @@ class EventStore:
         if conn.dialect.name == "postgresql":
             # Global positions are handed out in commit order: one appender at a time takes the next ones.
             conn.exec_driver_sql("LOCK TABLE events IN EXCLUSIVE MODE")
-        position = conn.execute(core_select(func.coalesce(func.max(EVENTS.c.position), 0))).scalar_one()
+        position = log_head(conn)
         rows = [
             {
                 "match_id": head.id,

@@ -120,15 +120,20 @@ class StoredEvent(SQLModel, table=True):
     def stored_envelope(self) -> dict[str, Any]:
         """The envelope with `data` exactly as read, unchecked: for the fold, which checks the hash first —
         data that passes it is what was hashed when it was written, and a rule check follows."""
-        return {
-            "seq": self.seq,
-            "type": self.type,
-            "data": self.data,
-            "recorded_at": format_time(self.recorded_at),
-            "recorded_by": self.recorded_by,
-            "prev_hash": self.prev_hash,
-            "hash": self.hash,
-        }
+        return stored_envelope(self)
+
+
+def stored_envelope(row: Any) -> dict[str, Any]:
+    """`StoredEvent.stored_envelope` of anything with its columns (an ORM row, recorder.event_rows.EventRow)."""
+    return {
+        "seq": row.seq,
+        "type": row.type,
+        "data": row.data,
+        "recorded_at": format_time(row.recorded_at),
+        "recorded_by": row.recorded_by,
+        "prev_hash": row.prev_hash,
+        "hash": row.hash,
+    }
 
 
 class ImportRecord(SQLModel, table=True):

@@ -181,7 +181,7 @@ def test_a_snapshot_of_another_code_version_is_ignored_even_with_a_good_mac(engi
     full = fold_dicts(log_of("hats-off"))
     with Session(engine) as s:
         s.exec(text("DELETE FROM snapshots"))  # type: ignore[call-overload]
-        s.add(old.make(match_id, full, 50, full_hash(engine, match_id, 50)))
+        s.add(MatchSnapshot(**old.values(match_id, full, 50, full_hash(engine, match_id, 50))))
         s.commit()
     assert old.read(snapshots_row(engine, match_id, 50), match_id) is not None  # its MAC is good
     assert held_from(engine, match_id) == 1
