@@ -157,70 +157,54 @@ def effective_moves(fold: Fold[Any]) -> list[int]:
     ]
 
 
-class _Walk:
-    """A memo for one walk over a fold: each seq described once and each state scored once (a match's facts
-    ask for both several times per seq, and scoring a state is the costliest question of some games)."""
+class _Move:
+    """One effective move, read once: its annotation and what each player gained or lost with it."""
 
-    def __init__(self, fold: Fold[Any]) -> None:
-        self.fold = fold
-        self._notes: dict[int, Annotation] = {}
-        self._totals: dict[int, Mapping[str, int]] = {}
+    __slots__ = ("seq", "note", "points")
 
-    def describe(self, seq: int) -> Annotation:
-        note = self._notes.get(seq)
-        if note is None:
-            if seq > 1:  # scored first: a game that words an event by its gains reads the scores it keeps
-                self.totals(seq - 1), self.totals(seq)
-            note = self._notes[seq] = self.fold.describe(seq)
-        return note
-
-    def totals(self, seq: int) -> Mapping[str, int]:
-        totals = self._totals.get(seq)
-        if totals is None:
-            totals = self._totals[seq] = self.fold.game.scores(self.fold.state_at(seq)).totals
-        return totals
-
-    def points(self, seq: int) -> dict[str, int]:
-        """`Fold.points`, from the memo."""
-        after = self.totals(seq)
-        if seq == 1:
-            return {p: v for p, v in after.items() if v}
-        before = self.totals(seq - 1)
-        return {p: after[p] - before.get(p, 0) for p in after if after[p] != before.get(p, 0)}
+    def __init__(self, seq: int, note: Annotation, points: dict[str, int]) -> None:
+        self.seq, self.note, self.points = seq, note, points
 
 
-def turns(fold: Fold[Any], walk: _Walk | None = None) -> list[Turn]:
-    """The match's turns, in order (see the module docstring)."""
-    walk = walk or _Walk(fold)
-    kinds = fold.game.descriptor.turn_events
-    out: list[Turn] = []
-    run: list[int] = []
-    run_player: str | None = None
-    previous: int | None = None
-
-    def close() -> None:
-        if run_player is not None and run and any(fold.event(s).type in kinds for s in run):
-            pts = sum(walk.points(s).get(run_player, 0) for s in run)
-            out.append(Turn(run_player, tuple(run), pts))
-
-    for seq in effective_moves(fold):
-        player = walk.describe(seq).player
-        contiguous = previous is not None and _only_common_between(fold, previous, seq)
-        if player is None or player != run_player or not contiguous:
-            close()
-            run, run_player = [], player
-        if player is not None:
-            run.append(seq)
-        previous = seq
-    close()
+def _walk(fold: Fold[Any]) -> list[_Move]:
+    """Every effective move in order, each described once and each state scored once: a match's facts ask
+    for both several times per move, and scoring a state is the costliest question of some games."""
+    scores, state_at, describe = fold.game.scores, fold.state_at, fold.describe
+    out: list[_Move] = []
+    last: Mapping[str, int] = {}
+    last_seq = 0
+    for seq in effective_moves(fold):  # never seq 1 (match_started is not a move)
+        before = last if last_seq == seq - 1 else scores(state_at(seq - 1)).totals
+        # Scored before it is described: a game that words an event by its gains reads the scores it keeps.
+        after = scores(state_at(seq)).totals
+        points = {p: v - before.get(p, 0) for p, v in after.items() if v != before.get(p, 0)}
+        out.append(_Move(seq, describe(seq), points))
+        last_seq, last = seq, after
     return out
 
 
-def _only_common_between(fold: Fold[Any], a: int, b: int) -> bool:
-    """True when every event strictly between a and b is a note, a rewind or superseded."""
-    return all(
-        fold.event(s).type in COMMON_EVENT_TYPES or s in fold.superseded_by for s in range(a + 1, b)
-    )
+def turns(fold: Fold[Any], moves: Sequence[_Move] | None = None) -> list[Turn]:
+    """The match's turns, in order (see the module docstring). Two moves in a row are always adjacent in
+    the sense that counts: what lies between them is notes, rewinds and superseded events only."""
+    kinds = fold.game.descriptor.turn_events
+    event = fold.event
+    out: list[Turn] = []
+    run: list[_Move] = []
+    run_player: str | None = None
+
+    def close() -> None:
+        if run_player is not None and run and any(event(m.seq).type in kinds for m in run):
+            out.append(Turn(run_player, tuple(m.seq for m in run), sum(m.points.get(run_player, 0) for m in run)))
+
+    for move in _walk(fold) if moves is None else moves:
+        player = move.note.player
+        if player != run_player or player is None:
+            close()
+            run, run_player = [], player
+        if player is not None:
+            run.append(move)
+    close()
+    return out
 
 
 def first_player(fold: Fold[Any]) -> str | None:
@@ -247,16 +231,15 @@ def match_facts(fold: Fold[Any], match_id: str = "", date: str = "") -> MatchFac
     sheet = game.scores(fold.state)
     tags: dict[str, Counter[str]] = {pid: Counter() for pid, _ in fold.players}
     values: dict[str, Counter[int]] = {pid: Counter() for pid, _ in fold.players}
-    moves = effective_moves(fold)
-    walk = _Walk(fold)
+    moves = _walk(fold)
     by_player: dict[str, list[int]] = {pid: [] for pid, _ in fold.players}
-    for t in turns(fold, walk):
+    for t in turns(fold, moves):
         by_player.setdefault(t.player, []).append(t.points)
     turn_points = {pid: tuple(points) for pid, points in by_player.items()}
-    for seq in moves:
-        note = walk.describe(seq)
+    for move in moves:
+        note = move.note
         if note.player is None:  # an event of nobody's (a blocked round): whoever it scored or cost
-            who = [pid for pid, pts in walk.points(seq).items() if pts and pid in tags]
+            who = [pid for pid, pts in move.points.items() if pts and pid in tags]
         else:
             who = [note.player] if note.player in tags else []
         for pid in who:
