@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 from functools import partial
 from typing import Any
 
-from sqlalchemy import and_, func, insert, or_
+from sqlalchemy import func, insert, tuple_
 from sqlalchemy import select as core_select
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
@@ -699,7 +699,7 @@ class EventStore:
         filtered = q
         if after is not None:
             at, after_id = _read_cursor(after)
-            q = q.where(or_(created < at, and_(created == at, ident < after_id)))
+            q = q.where(tuple_(created, ident) < tuple_(at, after_id))  # a row value: one range of the index
         q = q.order_by(created.desc(), ident.desc()).offset(offset).limit(limit + 1)
         with self.engine.connect() as conn:
             total = self._count(conn, filtered, (game, player, status))
@@ -790,6 +790,26 @@ def _verified(start: StoredFold, rows: Sequence[StoredEvent | EventRow], last_se
     next link of the chain or that the rules refuse. Rows edited or deleted by someone with database access
     must not make a read fail: the match then replays up to the seq before."""
     fold, head, n = start.fold, start.head, start.upto
+    if rows:
+        # The usual case first: every row links, and the rules take them all in one `Fold.extend` (a third
+        # cheaper than an `apply` per event). Any refusal is left to the loop below, which names it.
+        events: list[Event] = []
+        try:
+            for row in rows:
+                if row.seq != n + 1:
+                    break
+                env = row.stored_envelope()
+                if link_problem(env, n + 1, head) is not None:
+                    break
+                events.append(Event(row.seq, row.type, env["data"]))
+                head, n = env["hash"], n + 1
+            else:
+                if n >= last_seq:
+                    folded = fold.extend(events) if fold is not None else Fold.begin(events[0]).extend(events[1:])
+                    return StoredFold(folded, head, last_seq)
+        except Exception:  # noqa: S110 - a row or an event the loop below refuses with its reason
+            pass
+        fold, head, n = start.fold, start.head, start.upto
 
     def stop(seq: int, reason: str) -> StoredFold:
         return StoredFold(fold, head, last_seq, ChainCheck(False, seq, seq, reason))

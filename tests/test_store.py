@@ -358,3 +358,20 @@ def test_sqlite_readers_do_not_hold_the_write_lock(tmp_path: Path) -> None:
             other.execute("BEGIN IMMEDIATE")
         other.close()
     sb.close()
+
+
+def test_keyset_pages_keep_matches_created_in_the_same_instant_in_id_order(store: EventStore) -> None:
+    """A batch import dates its matches alike: the cursor's (created_at, id) row value still pages them all,
+    each once, newest first and then by id, with a player's filter as without."""
+    ids = [store.create_match(dict(START), "desk-1")["match_id"] for _ in range(5)]
+    with store.engine.begin() as conn:
+        for table in ("matches", "match_players"):
+            conn.execute(text(f"UPDATE {table} SET created_at = (SELECT min(created_at) FROM {table})"))
+    for player in (None, "ann"):
+        seen: list[str] = []
+        items, total, after = store.list_matches(player=player, limit=2)
+        seen += [m["match_id"] for m in items]
+        while after is not None:
+            items, total, after = store.list_matches(player=player, limit=2, after=after)
+            seen += [m["match_id"] for m in items]
+        assert seen == sorted(ids, reverse=True) and total == 5
