@@ -115,12 +115,17 @@ class StoredEvent(SQLModel, table=True):
     def envelope(self) -> dict[str, Any]:
         """FORMAT.md's envelope, exactly as hashed and exported. Data that cannot be served (not an object,
         beyond the limits, unreadable text) reads as `{"unreadable": why}`: its hash then fails, at this seq."""
-        return {**self.stored_envelope(), "data": readable_data(self.data)}
+        return served_envelope(self)
 
     def stored_envelope(self) -> dict[str, Any]:
         """The envelope with `data` exactly as read, unchecked: for the fold, which checks the hash first —
         data that passes it is what was hashed when it was written, and a rule check follows."""
         return stored_envelope(self)
+
+
+def served_envelope(row: Any) -> dict[str, Any]:
+    """`StoredEvent.envelope` of anything with its columns (an ORM row, a Core row)."""
+    return {**stored_envelope(row), "data": readable_data(row.data)}
 
 
 def stored_envelope(row: Any) -> dict[str, Any]:
