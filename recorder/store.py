@@ -32,10 +32,11 @@ from projections.events import Event
 from projections.schemas import unknown_field_problem
 from projections.scores import scores_json
 from projections.timeline import Fold
+from recorder.append_sql import AppendStatements, Head
 from recorder.backup import Backup, BackupMatch
 from recorder.db import for_writing
 from recorder.errors import BadRequest, ChainBroken, Conflict, ImportRefused, MatchNotFound, Refused
-from recorder.event_rows import EVENTS, EventRow, log_head, match_rows
+from recorder.event_rows import EVENTS, EventRow, match_rows
 from recorder.fold_cache import BYTES_PER_STATE, UNKNOWN_GAME_BYTES, FoldCache, configured_bytes
 from recorder.inputs import check_event, check_recorded_by, is_match_id
 from recorder.logfile import (
@@ -124,6 +125,7 @@ class EventStore:
         `snapshot_every` events (0: none), keyed by `snapshot_secret` (default: the server's secret)."""
         self.engine = engine
         self._writer = for_writing(engine)
+        self._sql = AppendStatements(engine.dialect)
         self._cache: FoldCache[StoredFold] = FoldCache(configured_bytes(cache_bytes), cache_size or 1 << 30)
         self._snapshot_every = snapshot_every
         self._snapshot_secret = snapshot_secret
@@ -211,17 +213,24 @@ class EventStore:
     def _append(
         self, match_id: str, events: Sequence[NewEvent], expected_seq: int, recorded_by: str
     ) -> tuple[list[dict[str, Any]], Fold[Any]]:
-        with Session(self._writer) as s:
-            replay = self._replayed(s, match_id, events)
-            if replay is not None:
-                raise _Replayed(replay)
-            match = self._lock_match(s, match_id)
+        # A Core connection and the driver's cursor (recorder.append_sql): no ORM session on the hot path.
+        with self._writer.connect() as conn, conn.begin():
+            cur = self._sql.cursor(conn)
+            ids = [e.event_id for e in events if e.event_id is not None]
+            if len(set(ids)) != len(ids):
+                raise BadRequest("event_id values repeat within the batch")
+            if ids and self._sql.any_stored(cur, ids):
+                raise _Replayed(self._replayed_in(conn, match_id, events) or [])
+            match = self._lock_match(conn, match_id, cur)
             if expected_seq != match.last_seq:
                 raise Conflict(
                     f"expected_seq {expected_seq} is not the match's last seq {match.last_seq}",
                     current_seq=match.last_seq,
                 )
-            stored = self._fold_in(s, match_id, match.last_seq)
+            stored = self._cache.get(match_id)
+            if stored is None or stored.upto != match.last_seq:  # not cached (first append after a start)
+                with Session(bind=conn) as s:
+                    stored = self._fold_in(s, match_id, match.last_seq)
             if stored.broken is not None or stored.fold is None:
                 raise _broken(match_id, stored, "nothing can be appended to it")
             fold = stored.fold
@@ -235,8 +244,7 @@ class EventStore:
                 except IllegalEvent as err:
                     raise _refusal(err, seq, e.type) from err
             envelopes = chain_new(events, match.last_seq + 1, stored.head, recorded_by)
-            self._insert(s, match, fold, envelopes, [e.event_id for e in events])
-            s.commit()
+            self._insert(conn, match, fold, envelopes, [e.event_id for e in events], cur)
         self._publish(match_id, StoredFold(fold, envelopes[-1]["hash"], fold.seq))
         return envelopes, fold
 
@@ -323,7 +331,9 @@ class EventStore:
         new = list(envelopes[have:])
         if not new:
             return 0
-        self._insert(s, self._lock_match(s, match_id), fold, new, list(event_ids[have:]))
+        conn = s.connection()
+        self._insert(conn, self._lock_match(conn, match_id), fold, new, list(event_ids[have:]))
+        s.expire_all()  # a Match this session loaded (the import's lookups) must not be read stale
         s.flush()
         return len(new)
 
@@ -349,20 +359,26 @@ class EventStore:
         conn = s.connection()
         conn.execute(insert(MATCHES), [_new_match_row(match_id, start, created)])
         conn.execute(insert(MATCH_PLAYERS), _seat_rows(match_id, start, created))
-        _bump_list_version(s)
-        self._insert(s, _Head(match_id, 0, "in_progress"), prepared.fold, prepared.envelopes, list(event_ids))
+        _bump_list_version(conn)
+        self._insert(conn, Head(match_id, 0, "in_progress"), prepared.fold, prepared.envelopes, list(event_ids))
+        s.expire_all()
         return match_id
 
     def _replayed(self, s: Session, match_id: str, events: Sequence[NewEvent]) -> list[dict[str, Any]] | None:
+        """What was stored for these events' event_ids, when every one was (a retried request), else None;
+        a Conflict when some were stored with other content or in another batch."""
         ids = [e.event_id for e in events if e.event_id is not None]
         if not ids:
             return None
         if len(set(ids)) != len(ids):
             raise BadRequest("event_id values repeat within the batch")
-        # Core rows (the event_id's unique index answers): on the hot path of every append with ids, where
-        # an ORM query cost a third of the append when nothing was found.
-        q = core_select(*EVENTS.c).where(EVENTS.c.event_id.in_(ids))
-        stored = {r.event_id: r for r in s.connection().execute(q)}
+        return self._replayed_in(s.connection(), match_id, events)
+
+    def _replayed_in(self, conn: Connection, match_id: str, events: Sequence[NewEvent]) -> list[dict[str, Any]] | None:
+        ids = [e.event_id for e in events if e.event_id is not None]
+        if len(set(ids)) != len(ids):
+            raise BadRequest("event_id values repeat within the batch")
+        stored = {r.event_id: r for r in conn.execute(core_select(*EVENTS.c).where(EVENTS.c.event_id.in_(ids)))}
         if not stored:
             return None
         same = len(stored) == len(events) == len(ids) and all(
@@ -375,60 +391,39 @@ class EventStore:
             raise Conflict(f"event_id {used!r} was already stored with different content or in another batch")
         return [served_envelope(stored[e.event_id]) for e in events if e.event_id is not None]
 
-    def _lock_match(self, s: Session, match_id: str) -> _Head:
-        """The match's head, its row locked for the transaction (a Core row: no ORM object on the hot path).
-        On SQLite the log's head comes with it: the writer's transaction (BEGIN IMMEDIATE) already holds the
-        database's write lock, so no position can be taken meanwhile, and one statement is saved."""
+    def _lock_match(self, conn: Connection, match_id: str, cur: Any = None) -> Head:
+        """The match's head, its row locked for the transaction (and on SQLite the log's head with it)."""
         if not is_match_id(match_id):  # never a match: not worth asking the database, which may refuse it
             raise MatchNotFound(f"no match {match_id!r}")
-        conn = s.connection()
-        columns = [MATCHES.c.id, MATCHES.c.last_seq, MATCHES.c.status]
-        if conn.dialect.name == "sqlite":
-            columns.append(core_select(func.coalesce(func.max(EVENTS.c.position), 0)).scalar_subquery())
-        row = conn.execute(core_select(*columns).where(MATCHES.c.id == match_id).with_for_update()).first()
-        if row is None:
+        head = self._sql.head(cur if cur is not None else self._sql.cursor(conn), match_id)
+        if head is None:
             raise MatchNotFound(f"no match {match_id!r}")
-        return _Head(row[0], row[1], row[2], int(row[3]) if len(row) > 3 else None)
+        return head
 
     def _insert(
-        self, s: Session, head: _Head, fold: Fold, envelopes: list[dict[str, Any]], event_ids: list[str | None]
+        self, conn: Connection, head: Head, fold: Fold, envelopes: list[dict[str, Any]],
+        event_ids: list[str | None], cur: Any = None,
     ) -> None:
-        """Insert the envelopes' rows and the snapshots due among them, and move the match's head: Core
-        statements in the caller's transaction (one executemany for the rows)."""
-        conn = s.connection()
-        position = head.position
-        if position is None:
-            if conn.dialect.name == "postgresql":
-                # Global positions are handed out in commit order: one appender at a time takes the next ones.
-                conn.exec_driver_sql("LOCK TABLE events IN EXCLUSIVE MODE")
-            position = log_head(conn)
-        rows = [
-            {
-                "match_id": head.id,
-                "seq": env["seq"],
-                "position": position + i,
-                "type": env["type"],
-                "data": env["data"],
-                "recorded_at": parse_time(env["recorded_at"]),
-                "recorded_by": env["recorded_by"],
-                "prev_hash": env["prev_hash"],
-                "hash": env["hash"],
-                "event_id": event_id,
-            }
+        """Insert the envelopes' rows and the snapshots due among them, and move the match's head, in the
+        caller's transaction (the rows and the head on the driver's cursor: recorder.append_sql). A session
+        that read a Match before must expire it afterwards."""
+        sql = self._sql
+        cur = cur if cur is not None else sql.cursor(conn)
+        position = head.position if head.position is not None else sql.log_head(cur)
+        sql.insert_events(cur, [
+            (head.id, env["seq"], position + i, env["type"], env["data"], parse_time(env["recorded_at"]),
+             env["recorded_by"], env["prev_hash"], env["hash"], event_id)
             for i, (env, event_id) in enumerate(zip(envelopes, event_ids, strict=True), start=1)
-        ]
-        conn.execute(insert(EVENTS), rows)
+        ])
         snapshots = self._snapshot_rows(head.id, fold, envelopes)  # in this transaction: never ahead of its rows
         if snapshots:
             conn.execute(insert(SNAPSHOTS_TABLE), snapshots)
         sheet = fold.game.scores(fold.state) if fold.game else None
         status = "finished" if sheet and sheet.finished else "in_progress"
         if status != head.status:
-            _bump_list_version(s)
-        conn.execute(MATCHES.update().where(MATCHES.c.id == head.id).values(
-            last_seq=fold.seq, status=status, winners=list(sheet.winners) if sheet and sheet.finished else [],
-            updated_at=utcnow()))
-        s.expire_all()  # a Match the session loaded earlier (an import's lookups) must not be read stale
+            _bump_list_version(conn)
+        sql.update_match(cur, head.id, fold.seq, status, list(sheet.winners) if sheet and sheet.finished else [],
+                         utcnow())
 
     # -- backup and restore (the file: recorder/backup.py) ------------------------------------------
 
@@ -524,12 +519,10 @@ class EventStore:
         """The match's rows up to `last_seq`, folded: the cached fold, extended by the rows it has not seen;
         when none is cached, from the latest good snapshot (`_resumed`), else from the start.
         Rows read from the database are verified as they are folded (see `_verified`)."""
+        hit = self._cached_fold(match_id, last_seq)
+        if hit is not None:
+            return hit
         cached = self._cache.get(match_id)
-        if cached is not None and cached.upto == last_seq:
-            return cached
-        if cached is not None and cached.upto > last_seq and cached.broken is None and cached.fold is not None:
-            # A reader that saw the match before an append that has since been published.
-            return StoredFold(cached.fold.at(last_seq), "", last_seq)
         if cached is None or cached.broken is not None or cached.upto > last_seq:
             # A known break is not skipped over by a snapshot taken before the row was edited.
             upto = last_seq if cached is None or cached.broken is None else min(
@@ -538,6 +531,16 @@ class EventStore:
         stored = self._extended(s, match_id, cached, last_seq)
         self._publish(match_id, stored)
         return stored
+
+    def _cached_fold(self, match_id: str, last_seq: int) -> StoredFold | None:
+        """The match's fold up to `last_seq` from the cache, without reading a row; None when not cached."""
+        cached = self._cache.get(match_id)
+        if cached is not None and cached.upto == last_seq:
+            return cached
+        if cached is not None and cached.upto > last_seq and cached.broken is None and cached.fold is not None:
+            # A reader that saw the match before an append that has since been published.
+            return StoredFold(cached.fold.at(last_seq), "", last_seq)
+        return None
 
     def _extended(self, s: Session, match_id: str, start: StoredFold, last_seq: int) -> StoredFold:
         return _verified(start, match_rows(s.connection(), match_id, start.upto, last_seq), last_seq)
@@ -896,18 +899,8 @@ def _seat_rows(match_id: str, data: dict[str, Any], created_at: datetime) -> lis
              "created_at": created_at} for i, p in enumerate(data["players"])]
 
 
-@dataclass(frozen=True)
-class _Head:
-    """A match row's head, as an append reads it under the row's lock."""
-
-    id: str
-    last_seq: int
-    status: str
-    position: int | None = None  # the log's head, when it was read under the same lock (SQLite)
-
-
-def _bump_list_version(s: Session) -> None:
-    s.connection().execute(LIST_VERSION.update().where(LIST_VERSION.c.id == 1)
+def _bump_list_version(conn: Connection) -> None:
+    conn.execute(LIST_VERSION.update().where(LIST_VERSION.c.id == 1)
                            .values(version=LIST_VERSION.c.version + 1))
 
 
