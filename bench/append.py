@@ -10,16 +10,12 @@ Runs on SQLite, and on PostgreSQL too when SCOREBOOK_TEST_POSTGRES names a datab
 
 from __future__ import annotations
 
-import os
 import tempfile
 import time
-import uuid
-from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, make_url, text
-
 from bench.cache import long_log
+from bench.databases import backends, database
 from bench.replay import OPTIONS, median_p95
 from recorder import Scorebook
 from recorder.logfile import NewEvent, import_lines
@@ -27,19 +23,6 @@ from recorder.logfile import NewEvent, import_lines
 PREFIX = 5000
 APPENDS = 50
 GOAL = 5.0  # the first append after a restart, at most this many times a warm one
-
-
-def _databases(tmp: str) -> list[tuple[str, str, str | None]]:
-    """(backend, URL, PostgreSQL schema to drop afterwards)."""
-    databases: list[tuple[str, str, str | None]] = [("sqlite", str(Path(tmp) / "a.db"), None)]
-    url = os.environ.get("SCOREBOOK_TEST_POSTGRES")
-    if url:
-        schema = f"bench_{uuid.uuid4().hex[:10]}"
-        with create_engine(url).begin() as conn:
-            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-        in_schema = make_url(url).update_query_dict({"options": f"-csearch_path={schema}"})
-        databases.append(("postgresql", in_schema.render_as_string(hide_password=False), schema))
-    return databases
 
 
 def _tagged(log: list[dict[str, Any]], copy: int) -> list[dict[str, Any]]:
@@ -61,8 +44,8 @@ def _append_all(sb: Scorebook, cached: bool, match_id: str, events: list[dict[st
 def main() -> bool:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for backend, url, schema in _databases(tmp):
-            with Scorebook.open(url) as sb:  # migrated to head
+        for backend in backends():
+            with database(backend, tmp, "append") as url, Scorebook.open(url) as sb:  # migrated to head
                 for game in OPTIONS:
                     log = long_log(game, PREFIX + APPENDS)
                     head, tail = log[:PREFIX], log[PREFIX : PREFIX + APPENDS]
@@ -71,9 +54,6 @@ def main() -> bool:
                     cached_ms = _append_all(sb, True, ids[0], tail)
                     cold_ms = _append_all(sb, False, ids[1], tail)
                     rows.append((backend, game, *median_p95(cached_ms), median_p95(cold_ms)[0]))
-            if schema:
-                with create_engine(os.environ["SCOREBOOK_TEST_POSTGRES"]).begin() as conn:
-                    conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
     print(f"\nAppending one event to a {PREFIX:,}-event match ({APPENDS} appends each); times in ms; "
           "after restart = a fresh store for each append (nothing cached)")
     head_row = ("backend", "game", "append med", "append p95", "restart med", "restart/warm")

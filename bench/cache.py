@@ -33,9 +33,9 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, text
+from sqlalchemy import text
 
-from bench.append import _databases
+from bench.databases import backends, database
 from bench.replay import OPTIONS, median_p95
 
 LONG = 5000
@@ -79,8 +79,8 @@ def cold_reads(logs: dict[str, list[dict[str, Any]]]) -> list[tuple[Any, ...]]:
     rng = random.Random(5)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for backend, url, schema in _databases(tmp):
-            with Scorebook.open(url) as sb:
+        for backend in backends():
+            with database(backend, tmp, "cache") as url, Scorebook.open(url) as sb:
                 ids = {game: sb.import_log(import_lines(log), "bench")["match_id"] for game, log in logs.items()}
                 timed: dict[str, list[tuple[float, float]]] = {game: [] for game in logs}
                 for _ in range(ROUNDS):
@@ -94,9 +94,6 @@ def cold_reads(logs: dict[str, list[dict[str, Any]]]) -> list[tuple[Any, ...]]:
                     rows.append((backend, game, *median_p95(with_), statistics.median(without)))
                 if backend == "sqlite":
                     sweep = every_n(sb, ids["tri-ominos"], rng)
-            if schema:
-                with create_engine(os.environ["SCOREBOOK_TEST_POSTGRES"]).begin() as conn:
-                    conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
     print(f"\nCold state at a random seq k of a {LONG}-event match (a new store each read), {ROUNDS} rounds × "
           f"{READS_PER_ROUND} reads, interleaved with the same read without snapshots; times in ms")
     head = ("backend", "game", "snapshots med", "snapshots p95", "whole log med", "ratio")

@@ -1,8 +1,8 @@
 """Route dependencies: the Scorebook facade, the principal behind the bearer token, a role requirement."""
 # No `from __future__ import annotations`: FastAPI must see the dependencies' annotations as real objects.
 
-from collections.abc import Callable
-from typing import Annotated
+from collections.abc import Callable, Coroutine
+from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -16,7 +16,11 @@ from recorder.visibility import Viewer, reader
 bearer = HTTPBearer(auto_error=False, description="a token from `scorebook token create` or POST /api/tokens")
 
 
-def scorebook(request: Request) -> Scorebook:
+# Dependencies that neither wait nor read the database are `async def`: FastAPI runs a plain `def`
+# dependency in its thread pool, and each such hop cost more than an append's own work (issue 13's profile).
+
+
+async def scorebook(request: Request) -> Scorebook:
     """The facade `create_api` was given."""
     sb: Scorebook = request.app.state.scorebook
     return sb
@@ -51,12 +55,12 @@ def viewer(
     return reader(sb.session_principal(request.cookies.get(SESSION_COOKIE)))
 
 
-def require(role: str) -> Callable[[Principal], Principal]:
+def require(role: str) -> Callable[[Principal], Coroutine[Any, Any, Principal]]:
     """A dependency: the principal, if its role may act as `role` (roles: recorder < referee < admin)."""
     if role not in ROLES:
         raise ValueError(f"unknown role {role!r}")
 
-    def check(who: Annotated[Principal, Depends(principal)]) -> Principal:
+    async def check(who: Annotated[Principal, Depends(principal)]) -> Principal:
         if not who.may(role):
             raise Forbidden(f"token {who.name!r} is a {who.role}; this needs a {role}")
         return who
