@@ -30,8 +30,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy.engine import Engine
-from sqlmodel import Session, col, select
+from sqlalchemy import select as core_select
+from sqlalchemy.engine import Connection, Engine
 
 import projections
 from projections.events import Event
@@ -137,7 +137,7 @@ class Snapshots:
         return [self.values(match_id, fold, env["seq"], env["hash"]) for env in envelopes
                 if env["seq"] % self.every == 0 and env["seq"] <= fold.seq]
 
-    def read(self, row: MatchSnapshot, match_id: str) -> Resumable | None:
+    def read(self, row: Any, match_id: str) -> Resumable | None:
         """The snapshot's content, or None when it is not one this server wrote for this code version."""
         if row.version != self.version or row.match_id != match_id:
             return None
@@ -152,13 +152,14 @@ class Snapshots:
             return None
         return Resumable(row.seq, row.hash, start, state, superseded)
 
-    def candidates(self, s: Session, match_id: str, upto: int, limit: int = 3) -> Iterator[Resumable]:
-        """Verified snapshots of the match at seqs <= `upto`, latest first."""
-        rows = s.exec(
-            select(MatchSnapshot)
-            .where(MatchSnapshot.match_id == match_id, MatchSnapshot.seq <= upto,
-                   MatchSnapshot.version == self.version)
-            .order_by(col(MatchSnapshot.seq).desc())
+    def candidates(self, conn: Connection, match_id: str, upto: int, limit: int = 3) -> Iterator[Resumable]:
+        """Verified snapshots of the match at seqs <= `upto`, latest first (Core rows: this runs on the first
+        read or append of a match after a start, where an ORM query cost as much as the rest)."""
+        table = MatchSnapshot.__table__  # type: ignore[attr-defined]
+        rows = conn.execute(
+            core_select(table)
+            .where(table.c.match_id == match_id, table.c.seq <= upto, table.c.version == self.version)
+            .order_by(table.c.seq.desc())
             .limit(limit)
         ).all()
         for row in rows:

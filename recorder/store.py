@@ -527,7 +527,12 @@ class EventStore:
             # A known break is not skipped over by a snapshot taken before the row was edited.
             upto = last_seq if cached is None or cached.broken is None else min(
                 last_seq, (cached.broken.first_bad_seq or 1) - 1)
-            cached = self._resumed(s, match_id, upto) or StoredFold(None, GENESIS, 0)
+            resumed = self._resumed_reading(s.connection(), match_id, upto, last_seq)
+            if resumed is not None:  # the rows after the snapshot came with it
+                stored = _verified(resumed[0], resumed[1], last_seq)
+                self._publish(match_id, stored)
+                return stored
+            cached = StoredFold(None, GENESIS, 0)
         stored = self._extended(s, match_id, cached, last_seq)
         self._publish(match_id, stored)
         return stored
@@ -572,15 +577,23 @@ class EventStore:
     def _resumed(self, s: Session, match_id: str, upto: int) -> StoredFold | None:
         """The fold resumed from the match's latest good snapshot at a seq <= `upto`, or None. A snapshot is
         used only if its MAC and version check and the stored event at its seq still has its hash."""
+        resumed = self._resumed_reading(s.connection(), match_id, upto, None)
+        return resumed[0] if resumed is not None else None
+
+    def _resumed_reading(
+        self, conn: Connection, match_id: str, upto: int, through: int | None
+    ) -> tuple[StoredFold, list[EventRow]] | None:
+        """`_resumed`, and with it the rows after the snapshot's seq up to `through` (None: none), read in the
+        same query as the snapshot's own row: the first append or read after a start needs both."""
         if upto < self._snapshot_every or self._snapshot_every <= 0 or match_id in self._distrusted:
             return None
         snapshots = self._snapshots
         if snapshots is None:
             return None
-        for snap in snapshots.candidates(s, match_id, upto):
-            row = s.get(StoredEvent, (match_id, snap.seq))
+        for snap in snapshots.candidates(conn, match_id, upto):
+            rows = match_rows(conn, match_id, snap.seq - 1, snap.seq if through is None else max(through, snap.seq))
             try:
-                env = row.envelope() if row is not None else None
+                env = served_envelope(rows[0]) if rows and rows[0].seq == snap.seq else None
                 if env is None or env["hash"] != snap.hash or link_problem(env, snap.seq, env["prev_hash"]):
                     continue
                 event = Event(snap.seq, env["type"], env["data"])
@@ -588,7 +601,7 @@ class EventStore:
                                    earlier=partial(self._earlier, match_id, snap.seq, snap.hash))
             except Exception:  # a snapshot is an optimisation: whatever is wrong with it, fold from the log
                 continue
-            return StoredFold(fold, snap.hash, snap.seq)
+            return StoredFold(fold, snap.hash, snap.seq), rows[1:]
         return None
 
     def _earlier(self, match_id: str, seq: int, hash: str) -> Fold[Any]:

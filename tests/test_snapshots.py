@@ -87,6 +87,22 @@ def test_a_cold_read_at_a_seq_before_a_snapshot_folds_from_the_one_before_not_th
     assert head is not None and head.held_from == 50 and not head.holds(49)  # nothing before 50 was loaded
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_the_first_append_after_a_restart_resumes_from_the_latest_snapshot(engine: Engine, game: str) -> None:
+    """An append to a match no process has read since its start folds the rows after the latest snapshot, not
+    the whole log, and stores what a warm store would have stored."""
+    log = log_of(game, LENGTH + 1)
+    match_id = new_store(engine).import_log(import_lines(log[:LENGTH]), "desk")["match_id"]
+    store = new_store(engine)
+    following = log[LENGTH]
+    envelopes, replayed = store.append(match_id, [NewEvent(following["type"], following["data"])], LENGTH, "desk")
+    assert not replayed and envelopes[0]["seq"] == LENGTH + 1
+    fold = store.stored_fold(match_id).fold
+    assert fold is not None and fold.held_from == 50 and not fold.holds(49)  # nothing before the snapshot read
+    assert as_json(fold) == game_json(fold_dicts(log), LENGTH + 1)
+    assert new_store(engine).verify(match_id).ok
+
+
 def game_json(full: Fold[Any], seq: int) -> Any:
     return full.game.to_json(full.state_at(seq))
 
