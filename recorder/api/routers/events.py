@@ -5,7 +5,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
 
-from recorder.api.deps import Book, Reader, Recorder
+from recorder.api.deps import Bearer, Book, Reader, authorized
 from recorder.api.errors import responses
 from recorder.api.models import AppendIn, AppendResult, EventsPage, FollowOut
 from recorder.auth import check_events
@@ -41,7 +41,8 @@ SPECTATOR_EVENTS = (
         ),
     },
 )
-def append(sb: Book, match_id: str, body: AppendIn, who: Recorder, response: Response) -> AppendResult:
+def append(sb: Book, match_id: str, body: AppendIn, creds: Bearer, response: Response) -> AppendResult:
+    who = authorized(sb, creds, "recorder")  # here, not as a dependency: see `authorized`
     check_events(who, body.events)
     events = [NewEvent(e.type, e.data, e.event_id) for e in body.events]
     stored, replayed = sb.append(match_id, events, body.expected_seq, who.name)
