@@ -80,13 +80,23 @@ class AppendStatements:
         """A cursor of the driver's connection under `conn`: in `conn`'s transaction."""
         return conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
 
-    def head(self, cur: Any, match_id: str) -> Head | None:
-        """The match's head, its row locked for the transaction; None when there is no such match."""
-        self._run(cur, self._head, (match_id,))
+    def head(self, cur: Any, match_id: str, event_ids: Sequence[str] = ()) -> tuple[Head | None, bool]:
+        """The match's head, its row locked for the transaction (None when there is no such match), and
+        whether any of `event_ids` is stored already: one round trip for both."""
+        sql = self._head
+        params: tuple[Any, ...] = (match_id,)
+        if event_ids:
+            marks = ", ".join([self._mark] * len(event_ids))
+            stored = f"EXISTS (SELECT 1 FROM events WHERE event_id IN ({marks}))"
+            sql = sql.replace("SELECT id, last_seq, status", f"SELECT id, last_seq, status, {stored} AS stored", 1)
+            params = (*event_ids, match_id)
+        self._run(cur, sql, params)
         row = cur.fetchone()
         if row is None:
-            return None
-        return Head(row[0], int(row[1]), row[2], int(row[3]) if self.sqlite else None)
+            return None, bool(event_ids) and self.any_stored(cur, event_ids)
+        at = 4 if event_ids else 3
+        head = Head(row[0], int(row[1]), row[2], int(row[at]) if self.sqlite else None)
+        return head, bool(event_ids) and bool(row[3])
 
     def any_stored(self, cur: Any, event_ids: Sequence[str]) -> bool:
         """Whether any of `event_ids` is stored (the unique index answers)."""
@@ -98,16 +108,26 @@ class AppendStatements:
         """The log's last position, for the rows about to be inserted. On PostgreSQL the events table is locked
         first (EXCLUSIVE: readers go on, other appenders wait) until the commit, so that positions are handed
         out in commit order and a follower never sees a gap fill in later."""
-        if not self.sqlite:
-            self._run(cur, "LOCK TABLE events IN EXCLUSIVE MODE", ())
-        self._run(cur, "SELECT coalesce(max(position), 0) FROM events", ())
+        if self.sqlite:
+            self._run(cur, "SELECT coalesce(max(position), 0) FROM events", ())
+        else:  # both in one round trip (no parameters: the simple query protocol takes two statements)
+            self._run(cur, "LOCK TABLE events IN EXCLUSIVE MODE; SELECT coalesce(max(position), 0) FROM events", None)
+            cur.nextset()
         return int(cur.fetchone()[0])
 
-    def insert_events(self, cur: Any, rows: Sequence[Sequence[Any]]) -> None:
-        """Insert event rows, each the values of EVENT_COLUMNS in order."""
-        processors = self._event_processors
-        self._run(cur, self._insert, [_bound(processors, row) for row in rows], many=True)
-
-    def update_match(self, cur: Any, match_id: str, last_seq: int, status: str, winners: list[str],
-                     updated_at: Any) -> None:
-        self._run(cur, self._update, _bound(self._match_processors, (last_seq, status, winners, updated_at, match_id)))
+    def write(self, cur: Any, rows: Sequence[Sequence[Any]], match_id: str, last_seq: int, status: str,
+              winners: list[str], updated_at: Any) -> None:
+        """Insert event rows (each the values of EVENT_COLUMNS in order) and move the match's head. On
+        PostgreSQL both go in one pipeline: one round trip, the errors raised at its end."""
+        events = [_bound(self._event_processors, row) for row in rows]
+        match = _bound(self._match_processors, (last_seq, status, winners, updated_at, match_id))
+        if self.sqlite:
+            self._run(cur, self._insert, events, many=True)
+            self._run(cur, self._update, match)
+            return
+        try:
+            with cur.connection.pipeline():
+                cur.executemany(self._insert, events)
+                cur.execute(self._update, match)
+        except self._driver_error as e:
+            raise DBAPIError.instance(self._insert, events, e, self._driver_error) from e

@@ -219,9 +219,11 @@ class EventStore:
             ids = [e.event_id for e in events if e.event_id is not None]
             if len(set(ids)) != len(ids):
                 raise BadRequest("event_id values repeat within the batch")
-            if ids and self._sql.any_stored(cur, ids):
+            match, replayed = self._lock_match(conn, match_id, cur, ids)
+            if replayed:
                 raise _Replayed(self._replayed_in(conn, match_id, events) or [])
-            match = self._lock_match(conn, match_id, cur)
+            if match is None:
+                raise MatchNotFound(f"no match {match_id!r}")
             if expected_seq != match.last_seq:
                 raise Conflict(
                     f"expected_seq {expected_seq} is not the match's last seq {match.last_seq}",
@@ -332,7 +334,7 @@ class EventStore:
         if not new:
             return 0
         conn = s.connection()
-        self._insert(conn, self._lock_match(conn, match_id), fold, new, list(event_ids[have:]))
+        self._insert(conn, self._locked(conn, match_id), fold, new, list(event_ids[have:]))
         s.expire_all()  # a Match this session loaded (the import's lookups) must not be read stale
         s.flush()
         return len(new)
@@ -391,11 +393,17 @@ class EventStore:
             raise Conflict(f"event_id {used!r} was already stored with different content or in another batch")
         return [served_envelope(stored[e.event_id]) for e in events if e.event_id is not None]
 
-    def _lock_match(self, conn: Connection, match_id: str, cur: Any = None) -> Head:
-        """The match's head, its row locked for the transaction (and on SQLite the log's head with it)."""
+    def _lock_match(
+        self, conn: Connection, match_id: str, cur: Any = None, event_ids: Sequence[str] = ()
+    ) -> tuple[Head | None, bool]:
+        """The match's head, its row locked for the transaction (on SQLite the log's head with it), or None
+        when there is no such match; and whether any of `event_ids` was stored before (a retry)."""
         if not is_match_id(match_id):  # never a match: not worth asking the database, which may refuse it
             raise MatchNotFound(f"no match {match_id!r}")
-        head = self._sql.head(cur if cur is not None else self._sql.cursor(conn), match_id)
+        return self._sql.head(cur if cur is not None else self._sql.cursor(conn), match_id, event_ids)
+
+    def _locked(self, conn: Connection, match_id: str) -> Head:
+        head, _ = self._lock_match(conn, match_id)
         if head is None:
             raise MatchNotFound(f"no match {match_id!r}")
         return head
@@ -410,20 +418,20 @@ class EventStore:
         sql = self._sql
         cur = cur if cur is not None else sql.cursor(conn)
         position = head.position if head.position is not None else sql.log_head(cur)
-        sql.insert_events(cur, [
+        rows = [
             (head.id, env["seq"], position + i, env["type"], env["data"], parse_time(env["recorded_at"]),
              env["recorded_by"], env["prev_hash"], env["hash"], event_id)
             for i, (env, event_id) in enumerate(zip(envelopes, event_ids, strict=True), start=1)
-        ])
+        ]
+        sheet = fold.game.scores(fold.state) if fold.game else None
+        status = "finished" if sheet and sheet.finished else "in_progress"
+        sql.write(cur, rows, head.id, fold.seq, status, list(sheet.winners) if sheet and sheet.finished else [],
+                  utcnow())
         snapshots = self._snapshot_rows(head.id, fold, envelopes)  # in this transaction: never ahead of its rows
         if snapshots:
             conn.execute(insert(SNAPSHOTS_TABLE), snapshots)
-        sheet = fold.game.scores(fold.state) if fold.game else None
-        status = "finished" if sheet and sheet.finished else "in_progress"
         if status != head.status:
             _bump_list_version(conn)
-        sql.update_match(cur, head.id, fold.seq, status, list(sheet.winners) if sheet and sheet.finished else [],
-                         utcnow())
 
     # -- backup and restore (the file: recorder/backup.py) ------------------------------------------
 
