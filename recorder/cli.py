@@ -11,6 +11,7 @@ and the web stack (FastAPI, uvicorn, Dash) are imported inside the commands that
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -77,14 +78,22 @@ def serve(
     rotate_token: Annotated[
         bool, typer.Option(help="Make a new local recorder token and revoke the old one (implies --print-token)")
     ] = False,
+    workers: Annotated[
+        int, typer.Option(min=1, max=64, help="Worker processes answering requests (about one per core; "
+                                              "not for a SQLite database in memory)")
+    ] = 1,
 ) -> None:
     """Upgrade the schema to head, then serve the API (and the dashboard) on one port."""
     import uvicorn
 
-    from recorder.server import build_app
+    from recorder.server import WORKER_APP, build_app
 
     sb = _write(db)
     _refuse_unprotected(sb)
+    url = sb.engine.url
+    if workers > 1 and url.get_backend_name() == "sqlite" and url.database in (None, "", ":memory:"):
+        sb.close()
+        raise _fail("--workers needs a database the worker processes can open: not a SQLite database in memory")
     try:
         _ = sb.sessions  # the session secret and lifetime: a problem shows now, not at the first sign-in
     except (OSError, ValueError) as e:
@@ -114,9 +123,31 @@ def serve(
 
     follower = Follower(sb.projector).start()  # keeps the read models current while the server runs
     try:
-        uvicorn.run(build_app(sb), host=host, port=port, log_level="warning")
+        if workers > 1:  # each worker opens the database this process migrated (recorder.server.worker_app)
+            os.environ["SCOREBOOK_DATABASE_URL"] = url.render_as_string(hide_password=False)
+            _serve_workers(uvicorn.Config(WORKER_APP, factory=True, workers=workers, host=host, port=port,
+                                          log_level="warning"))
+        else:
+            uvicorn.run(build_app(sb), host=host, port=port, log_level="warning")
     finally:
         follower.stop()
+
+
+def _serve_workers(config: Any) -> None:
+    """`uvicorn.run` with workers, the listening socket set TCP_NODELAY first: the workers get it by its file
+    descriptor, and asyncio then does not set it on the connections they accept (Linux lets them inherit it
+    from the listening socket), so every answer on a kept-alive connection waited 40 ms for a delayed ACK."""
+    import socket
+
+    from uvicorn.supervisors import Multiprocess
+
+    sock = config.bind_socket()
+    if sock.family in (socket.AF_INET, socket.AF_INET6):
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    try:
+        Multiprocess(config, sockets=[sock]).run()
+    except KeyboardInterrupt:
+        pass
 
 
 @app.command()

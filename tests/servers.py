@@ -52,8 +52,8 @@ def served(app: Any, log_level: str = "warning") -> Iterator[str]:
 class ServerProcess:
     """`python -m recorder.cli serve --db URL` on its own port; its output goes to `log`."""
 
-    def __init__(self, db_url: str, log: Path, port: int | None = None) -> None:
-        self.db_url, self.log = db_url, log
+    def __init__(self, db_url: str, log: Path, port: int | None = None, args: tuple[str, ...] = ()) -> None:
+        self.db_url, self.log, self.args = db_url, log, args
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -63,7 +63,8 @@ class ServerProcess:
         env = {**os.environ, "SCOREBOOK_SECRET": "chaos-test-secret-" + "x" * 32, "PYTHONPATH": str(ROOT)}
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "recorder.cli", "serve", "--db", self.db_url, "--port", str(self.port)],
+                [sys.executable, "-m", "recorder.cli", "serve", "--db", self.db_url, "--port", str(self.port),
+                 *self.args],
                 cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
             )
         self.starts += 1
@@ -79,6 +80,14 @@ class ServerProcess:
             time.sleep(0.05)
         self.kill()
         raise RuntimeError(f"the server did not answer within {timeout} s")
+
+    def stop(self) -> int:
+        """SIGINT, as Ctrl-C: the server (and any worker processes) shut down; its exit code."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGINT)
+        code = self.proc.wait(timeout=30)
+        self.proc = None
+        return code
 
     def kill(self) -> None:
         """SIGKILL: no shutdown, no flush, whatever the server was doing."""
