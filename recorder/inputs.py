@@ -102,8 +102,53 @@ def json_bytes(value: Any) -> int:
     return len(json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
 
 
+def _plain_text(s: str, limit: int) -> bool:
+    """`_string_problem` finds nothing (the regex only for text that is not ASCII)."""
+    return len(s) <= limit and "\x00" not in s and (s.isascii() or _SURROGATE.search(s) is None)
+
+
+def _plain_size(value: Any, depth: int) -> int | None:
+    """An upper bound of `value`'s size as canonical JSON, if it is made only of plain JSON values within
+    every limit; None for anything `json_problem` must look at (it then words the refusal, if any). One walk
+    with no field paths built and no JSON written: the check of every append and every imported line."""
+    t = type(value)
+    if t is str:
+        # at most 6 bytes a character (a \uXXXX escape), and the quotes
+        return 6 * len(value) + 2 if _plain_text(value, MAX_STRING_CHARS) else None
+    if t is int:
+        return 17 if -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER else None
+    if t is bool or value is None:
+        return 5
+    if depth > MAX_DEPTH:
+        return None
+    size = 2
+    if t is dict:
+        for k, v in value.items():
+            if type(k) is not str or not _plain_text(k, MAX_KEY_CHARS):
+                return None
+            item = _plain_size(v, depth + 1)
+            if item is None:
+                return None
+            size += 6 * len(k) + 4 + item  # the quoted key, a colon and a comma
+        return size
+    if t is list:
+        for v in value:
+            item = _plain_size(v, depth + 1)
+            if item is None:
+                return None
+            size += item + 1
+        return size
+    if t is float:
+        return 32 if math.isfinite(value) else None
+    return None  # a Mapping that is not a dict, a tuple, a subclass: the careful walk decides
+
+
 def data_problem(data: Any, where: str) -> str | None:
     """Why an event's data breaks the limits, or None: not an object, too deep, too large, a bad value."""
+    if type(data) is dict:  # the usual data: plain, and far under every limit, so nothing to word
+        bound = _plain_size(data, 1)
+        if bound is not None and bound <= MAX_DATA_BYTES:
+            return None
     if not isinstance(data, Mapping):
         return f"{where}: must be a JSON object"
     problem = json_problem(data, where)

@@ -1,0 +1,71 @@
+"""The value limits' fast path (`inputs._plain_size`) never accepts what the careful walk refuses: for any
+value, `data_problem` says None exactly when `json_problem` and the canonical size do."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from recorder.inputs import (
+    MAX_DATA_BYTES,
+    MAX_DEPTH,
+    MAX_KEY_CHARS,
+    MAX_SAFE_INTEGER,
+    MAX_STRING_CHARS,
+    data_problem,
+    json_bytes,
+    json_problem,
+)
+
+# Text near every string limit, with NUL, lone surrogates, escapes and characters of every UTF-8 width.
+texts = st.one_of(
+    st.text(max_size=12),
+    st.text(alphabet=st.sampled_from(["a", "\x00", "\ud800", "\udfff", '"', "\\", "\n", "é", "€", "😀"]), max_size=8),
+    st.sampled_from(["x" * MAX_KEY_CHARS, "x" * (MAX_KEY_CHARS + 1), "y" * MAX_STRING_CHARS,
+                     "y" * (MAX_STRING_CHARS + 1), "😀" * 3000]),
+)
+scalars = st.one_of(
+    st.none(), st.booleans(), texts, st.floats(allow_nan=True, allow_infinity=True),
+    st.integers(min_value=-(2**60), max_value=2**60),
+    st.sampled_from([MAX_SAFE_INTEGER, MAX_SAFE_INTEGER + 1, -MAX_SAFE_INTEGER, -MAX_SAFE_INTEGER - 1]),
+)
+keys = st.one_of(texts, st.integers(max_value=5, min_value=0))
+values = st.recursive(
+    scalars,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(keys, inner, max_size=4),
+                            st.tuples(inner)),
+    max_leaves=30,
+)
+
+
+def careful(data: dict[Any, Any]) -> str | None:
+    """What `data_problem` says without its fast path."""
+    problem = json_problem(data, "data")
+    if problem is not None:
+        return problem
+    return "too large" if json_bytes(data) > MAX_DATA_BYTES else None
+
+
+def nested(depth: int) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    inner = data
+    for _ in range(depth - 1):
+        inner["n"] = {}
+        inner = inner["n"]
+    return data
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.dictionaries(keys, values, max_size=5))
+def test_the_fast_path_agrees_with_the_careful_walk(data: dict[Any, Any]) -> None:
+    assert (data_problem(data, "data") is None) == (careful(data) is None)
+
+
+def test_the_fast_path_at_the_depth_and_size_limits() -> None:
+    for data in (nested(MAX_DEPTH), nested(MAX_DEPTH + 1), {"k": "z" * 4000, "l": ["z" * 4000] * 15},
+                 {"k": ["z" * 4000] * 17}, {"k": ["é" * 4000] * 9}):
+        assert (data_problem(data, "data") is None) == (careful(data) is None)
+    assert data_problem(nested(MAX_DEPTH + 1), "data") is not None
+    assert "over 65536" in (data_problem({"k": ["z" * 4000] * 17}, "data") or "")
