@@ -183,6 +183,12 @@ class Game(Generic[S]):
     pad_path: Callable[[Mapping[str, Any]], tuple[PadStep, ...]] = _no_path
     # The pad's line templates in a state: (label, line prefix) for events typed with tiles read off the table.
     pad_templates: Callable[[S], list[tuple[str, str]]] = _no_templates
+    # `scores(state).totals` for a game that has a cheaper way to them (None: read off `scores`).
+    totals: Callable[[S], Mapping[str, int]] | None = None
+
+    def totals_of(self, state: S) -> Mapping[str, int]:
+        """Each player's total in `state`."""
+        return self.totals(state) if self.totals is not None else self.scores(state).totals
 
     def __post_init__(self) -> None:
         if set(self.handlers) != self.descriptor.event_types:

@@ -169,14 +169,14 @@ class _Move:
 def _walk(fold: Fold[Any]) -> list[_Move]:
     """Every effective move in order, each described once and each state scored once: a match's facts ask
     for both several times per move, and scoring a state is the costliest question of some games."""
-    scores, state_at, describe = fold.game.scores, fold.state_at, fold.describe
+    totals, state_at, describe = fold.game.totals_of, fold.state_at, fold.describe
     out: list[_Move] = []
     last: Mapping[str, int] = {}
     last_seq = 0
     for seq in effective_moves(fold):  # never seq 1 (match_started is not a move)
-        before = last if last_seq == seq - 1 else scores(state_at(seq - 1)).totals
+        before = last if last_seq == seq - 1 else totals(state_at(seq - 1))
         # Scored before it is described: a game that words an event by its gains reads the scores it keeps.
-        after = scores(state_at(seq)).totals
+        after = totals(state_at(seq))
         points = {p: v - before.get(p, 0) for p, v in after.items() if v != before.get(p, 0)}
         out.append(_Move(seq, describe(seq), points))
         last_seq, last = seq, after

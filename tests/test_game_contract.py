@@ -91,6 +91,9 @@ def test_a_random_match_folds_and_every_part_draws_it(name: str) -> None:
             assert set(lines) >= {pid for pid, _ in fold.players}
     for seq in range(2, fold.seq + 1):
         fold.describe(seq)  # every event can be put in words
+    for seq in range(1, fold.seq + 1):  # a game's own shortcut to the totals reads what its score sheet says
+        state = fold.state_at(seq)
+        assert game.totals_of(state) == game.scores(state).totals, seq
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)

@@ -128,6 +128,18 @@ def scores(state: State) -> ScoreSheet:
     ask for the same state's scores several times, and the round's points walk every hat. The memo is used
     only while every field it was read from is the very same object (a copy by `evolve` carries it along).
     Callers get a copy of its lists and dicts, so none can change what the next caller reads."""
+    sheet = _kept_sheet(state)
+    return ScoreSheet(dict(sheet.totals), [dict(r) for r in sheet.rounds], sheet.finished, list(sheet.winners))
+
+
+def totals(state: State) -> dict[str, int]:
+    """`scores(state).totals`, without copying every round's points (the statistics and the event words
+    ask for the totals of each state, a long match's sheet holds dozens of rounds)."""
+    return dict(_kept_sheet(state).totals)
+
+
+def _kept_sheet(state: State) -> ScoreSheet:
+    """The sheet kept with the state (see `scores`); never handed out as it is."""
     memo = state.__dict__.get("_sheet")
     if memo is None or not _same_inputs(memo[0], state):  # memo[0]: the inputs it was read from, not the state
         rounds = [dict(r) for r in state.past]
@@ -136,8 +148,8 @@ def scores(state: State) -> ScoreSheet:
         sheet = ScoreSheet(sum_rounds(state.players, rounds), rounds, state.finished, list(state.winners))
         memo = (_inputs(state), sheet)
         state.__dict__["_sheet"] = memo
-    sheet = memo[1]
-    return ScoreSheet(dict(sheet.totals), [dict(r) for r in sheet.rounds], sheet.finished, list(sheet.winners))
+    kept: ScoreSheet = memo[1]
+    return kept
 
 
 def _inputs(state: State) -> tuple[Any, ...]:

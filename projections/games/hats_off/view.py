@@ -19,6 +19,7 @@ from projections.games.hats_off.rules import (
     round_points,
     scores,
     sum_rounds,
+    totals,
 )
 from projections.protocol import Annotation
 
@@ -81,7 +82,7 @@ def to_json(state: State) -> dict[str, Any]:
 
 
 def _gains(before: State, after: State) -> dict[str, int]:
-    b, a = scores(before).totals, scores(after).totals
+    b, a = totals(before), totals(after)
     return {p: a[p] - b[p] for p in a if a[p] != b[p]}
 
 

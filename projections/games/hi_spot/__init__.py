@@ -41,6 +41,7 @@ GAME: Game[rules.State] = Game(
     handlers=rules.HANDLERS,
     is_finished=rules.is_finished,
     scores=rules.scores,
+    totals=rules.totals,
     to_json=view.to_json,
     legal_moves=moves.legal_moves,
     describe=view.describe,

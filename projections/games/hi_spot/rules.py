@@ -939,6 +939,11 @@ def is_finished(state: State) -> bool:
     return state.phase is _FINISHED
 
 
+def totals(state: State) -> dict[str, int]:
+    """`scores(state).totals`, without the rounds (the statistics read the totals of every state)."""
+    return dict(zip([p.id for p in state.players], state.totals, strict=True))
+
+
 def scores(state: State) -> ScoreSheet:
     ids = [p.id for p in state.players]
     return ScoreSheet(

@@ -594,6 +594,11 @@ def is_finished(state: State) -> bool:
     return state.phase is _FINISHED  # a module constant: `Phase.FINISHED` is looked up through the enum's metaclass
 
 
+def totals(state: State) -> dict[str, int]:
+    """`scores(state).totals`, without the rounds (the statistics read the totals of every state)."""
+    return dict(zip([p.id for p in state.players], state.totals, strict=True))
+
+
 def scores(state: State) -> ScoreSheet:
     ids = [p.id for p in state.players]
     return ScoreSheet(
