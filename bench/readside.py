@@ -10,7 +10,7 @@ Runs on SQLite, and on PostgreSQL too when SCOREBOOK_TEST_POSTGRES names a serve
 rounds, milliseconds):
 - `list`: `Scorebook.matches` first page, with no filter and with each filter (game, player, status), and a
   page half way down by its keyset cursor (`after`), beside the driver alone (sqlite3 or psycopg) running the
-  first page's query on the same table;
+  first page's query on the same table; both sizes timed in interleaved rounds, after both are loaded;
 - `stats first load`: the statistics page as a first visitor after a start gets it (a new `Scorebook`:
   nothing decoded): its layout and its charts, beside the driver reading every `match_facts` row; and the
   charts of another game right after (the rows then decoded);
@@ -129,16 +129,6 @@ def measure(url: str, size: int, made: list[tuple[Any, list[dict[str, Any]]]]) -
     raw_ms(engine, "SELECT match_id, seq, type, data, recorded_at, recorded_by, prev_hash, hash FROM events", 1)
     figures["raw read ev/s"] = events / (time.perf_counter() - t)
     sb.close()
-    sb = Scorebook.open(url)
-    filters: dict[str, dict[str, Any]] = {"list": {}, "list game": {"game": "hi-spot"},
-                                          "list player": {"player": "ann"}, "list status": {"status": "finished"}}
-    for key, where in filters.items():
-        page = partial(sb.matches, limit=PAGE, **where)
-        assert len(page()[0]) == PAGE, (key, size)  # a full page at either size
-        figures[key] = _ms(page)
-    middle = sb.match_page(limit=size // 2)[2]  # the cursor half way down the list
-    figures["list deep page"] = _ms(lambda: sb.match_page(limit=PAGE, after=middle))
-    figures["raw list"] = raw_ms(engine, f"SELECT * FROM matches ORDER BY created_at DESC, id DESC LIMIT {PAGE}")
     first = Scorebook.open(url)  # a new process: nothing decoded, nothing cached
     t = time.perf_counter()
     stats_page.layout(first)
@@ -148,8 +138,39 @@ def measure(url: str, size: int, made: list[tuple[Any, list[dict[str, Any]]]]) -
                                                                 None, None), 5)
     figures["raw facts"] = raw_ms(engine, "SELECT facts FROM match_facts", 5)
     first.close()
-    sb.close()
     return figures
+
+
+FILTERS: dict[str, dict[str, Any]] = {"list": {}, "list game": {"game": "hi-spot"}, "list player": {"player": "ann"},
+                                      "list status": {"status": "finished"}}
+LIST_ROUNDS = 5
+
+
+def list_times(urls: dict[int, str]) -> dict[int, dict[str, float]]:
+    """The match list's pages on each database (by size), timed in interleaved rounds: this machine's speed
+    drifts by a third over minutes, which timing one size after the other put into the ratio."""
+    from recorder.facade import Scorebook
+
+    books = {size: Scorebook.open(url) for size, url in urls.items()}
+    pages: dict[int, dict[str, Callable[[], Any]]] = {}
+    for size, sb in books.items():
+        pages[size] = {}
+        for key, where in FILTERS.items():
+            page = partial(sb.matches, limit=PAGE, **where)
+            assert len(page()[0]) == PAGE, (key, size)  # a full page at either size
+            pages[size][key] = page
+        middle = sb.match_page(limit=size // 2)[2]  # the cursor half way down the list
+        pages[size]["list deep page"] = partial(sb.match_page, limit=PAGE, after=middle)
+        query = f"SELECT * FROM matches ORDER BY created_at DESC, id DESC LIMIT {PAGE}"
+        pages[size]["raw list"] = partial(raw_ms, sb.engine, query, 1)
+    times: dict[int, dict[str, list[float]]] = {size: {key: [] for key in pages[size]} for size in books}
+    for _ in range(LIST_ROUNDS):
+        for key in pages[next(iter(books))]:
+            for size in books:
+                times[size][key].append(_ms(pages[size][key]))
+    for sb in books.values():
+        sb.close()
+    return {size: {key: statistics.median(v) for key, v in by_key.items()} for size, by_key in times.items()}
 
 
 def main() -> bool:
@@ -159,11 +180,13 @@ def main() -> bool:
     made = templates()
     for backend in backends():
         print(f"\nread side: the match list and the statistics at 100 and {big:,} matches ({backend})")
-        with tempfile.TemporaryDirectory() as tmp:
-            with database(backend, tmp, "small") as url:
-                small = measure(url, 100, made)
-            with database(backend, tmp, "large") as url:
-                large = measure(url, big, made)
+        with (tempfile.TemporaryDirectory() as tmp, database(backend, tmp, "small") as small_url,
+              database(backend, tmp, "large") as large_url):
+            small = measure(small_url, 100, made)
+            large = measure(large_url, big, made)
+            lists = list_times({100: small_url, big: large_url})
+            small.update(lists[100])
+            large.update(lists[big])
         report(small, large, big)
     return True
 
