@@ -11,6 +11,7 @@ Reading and writing match files, the hash chain and checking an import are in `r
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import threading
@@ -126,6 +127,12 @@ class EventStore:
         self.engine = engine
         self._writer = for_writing(engine)
         self._sql = AppendStatements(engine.dialect)
+        # SQLite lets one writer in at a time; a writer that finds the lock taken sleeps in SQLite's busy
+        # handler (1, 2, 5, 10 … ms) and is not woken when it is free. This process's appenders queue on a
+        # lock of its own first, so each starts the moment the one before commits (other processes, and
+        # other writes, still meet SQLite's wait).
+        self._append_turn: threading.Lock | contextlib.nullcontext[None] = (
+            threading.Lock() if engine.dialect.name == "sqlite" else contextlib.nullcontext())
         self._cache: FoldCache[StoredFold] = FoldCache(configured_bytes(cache_bytes), cache_size or 1 << 30)
         self._snapshot_every = snapshot_every
         self._snapshot_secret = snapshot_secret
@@ -214,7 +221,7 @@ class EventStore:
         self, match_id: str, events: Sequence[NewEvent], expected_seq: int, recorded_by: str
     ) -> tuple[list[dict[str, Any]], Fold[Any]]:
         # A Core connection and the driver's cursor (recorder.append_sql): no ORM session on the hot path.
-        with self._writer.connect() as conn, conn.begin():
+        with self._append_turn, self._writer.connect() as conn, conn.begin():
             cur = self._sql.cursor(conn)
             ids = [e.event_id for e in events if e.event_id is not None]
             if len(set(ids)) != len(ids):
