@@ -3,7 +3,8 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Query
+from fastapi.responses import JSONResponse, Response
 
 from recorder.api.deps import Bearer, Book, Reader, authorized
 from recorder.api.errors import responses
@@ -26,6 +27,7 @@ SPECTATOR_EVENTS = (
 @router.post(
     APPEND_PATH,
     status_code=201,
+    response_model=AppendResult,
     summary="Append events (all or none)",
     response_description="Stored: the new events' envelopes, hash-chained",
     description="Every event is checked against the match's game: its type, the fields of its data (a misspelled "
@@ -41,14 +43,14 @@ SPECTATOR_EVENTS = (
         ),
     },
 )
-def append(sb: Book, match_id: str, body: AppendIn, creds: Bearer, response: Response) -> AppendResult:
+def append(sb: Book, match_id: str, body: AppendIn, creds: Bearer) -> Response:
     who = authorized(sb, creds, "recorder")  # here, not as a dependency: see `authorized`
     check_events(who, body.events)
     events = [NewEvent(e.type, e.data, e.event_id) for e in body.events]
     stored, replayed = sb.append(match_id, events, body.expected_seq, who.name)
-    if replayed:
-        response.status_code = 200
-    return AppendResult.model_validate({"events": stored})
+    # The envelopes as the store made them are AppendResult's shape already: answered as they are, not
+    # validated into models and serialized back (a tenth of the request's CPU).
+    return JSONResponse({"events": stored}, status_code=200 if replayed else 201)
 
 
 @router.get(
