@@ -124,6 +124,42 @@
     el.replaceChildren.apply(el, inner ? [inner] : []);
   }
 
+  /* A board drawn to scale (its y axis anchored to x) made only as tall as its width needs: the server draws
+     it for a desktop's width, which left blank bands above and below it on a phone. Never taller. */
+  function fittedHeight(layout, board) {
+    var x = layout && layout.xaxis, y = layout && layout.yaxis, m = (layout && layout.margin) || {};
+    var height = (layout && layout.height) || (board && board._fullLayout && board._fullLayout.height);
+    if (!board || !x || !y || y.scaleanchor !== "x" || !x.range || !y.range || !height) { return null; }
+    var w = board.clientWidth - (m.l || 0) - (m.r || 0);
+    var across = Math.abs(x.range[1] - x.range[0]), up = Math.abs(y.range[1] - y.range[0]);
+    var want = Math.ceil(w * up / across + (m.t || 0) + (m.b || 0));
+    return w > 0 && across > 0 && want < height ? want : null;
+  }
+
+  /* The board on screen fitted to its width (as drawn by the server, or after a resize): its ranges are
+     read from the frame, since plotly widens the drawn ones to fill the box. Waits for the board. */
+  function fitBoard(tries) {
+    var board = graph("board"), all = framesOf.all, m = meta();
+    if (!board || !board._fullLayout || !all || !m || !window.Plotly) {
+      if (tries < 60) { window.setTimeout(function () { fitBoard(tries + 1); }, 50); }
+      return;
+    }
+    var k = state.step !== null ? state.step : m.step;
+    var layout = all[Math.min(k, all.length - 1)].figure.layout;
+    var target = fittedHeight(layout, board) || layout.height;
+    if (target && Math.abs(board._fullLayout.height - target) > 2) {
+      /* through Dash (set_props), not Plotly.relayout: Dash draws its figure prop again after a relayout */
+      var fitted = Object.assign({}, layout, { height: target });
+      if (state.layout) { state.layout.height = target; }
+      window.dash_clientside.set_props("board", { figure: { data: board.data, layout: fitted } });
+    }
+  }
+  var resizing = null;
+  window.addEventListener("resize", function () {
+    window.clearTimeout(resizing);
+    resizing = window.setTimeout(function () { if (framesOf.all) { fitBoard(0); } }, 150);
+  });
+
   /* Frame k on screen now: only what differs from the frame shown (frames share their unchanged parts). */
   function draw(k) {
     var m = meta(), all = framesOf.all;
@@ -134,7 +170,11 @@
     if (f.figure !== was.figure && board && window.Plotly) {
       /* new trace objects over the shared arrays (plotly compares arrays by identity: no deep diffing);
          the layout copied only when it changed */
-      if (!state.layout || f.figure.layout !== was.figure.layout) { state.layout = copy(f.figure.layout); }
+      if (!state.layout || f.figure.layout !== was.figure.layout) {
+        state.layout = copy(f.figure.layout);
+        var fit = fittedHeight(state.layout, board);
+        if (fit) { state.layout.height = fit; }
+      }
       var data = f.figure.data.map(function (t) { return Object.assign({}, t); });
       window.Plotly.react(board, { data: data, layout: state.layout });
     }
@@ -292,6 +332,7 @@
             var m = meta();
             if (m && state.shown === null) { state.shown = m.step; }  /* what the server drew */
             if (state.step !== null) { draw(state.step); }
+            fitBoard(0);
             var el = document.getElementById("replay-controls");
             if (el) { el.setAttribute("data-frames", "ready"); }  /* a mark for the tests and the bench */
           });

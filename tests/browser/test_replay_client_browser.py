@@ -124,3 +124,33 @@ def test_a_link_opens_at_its_step_and_every_control_steps_in_the_browser(
     assert re.search(rf"[?&]step={k}\b", page.url)
     assert board_traces(page) == spectator_step(live_server, match_id, k)[0]
     assert calls == [], "a step asked the server"
+
+
+@pytest.mark.parametrize("game", ["tri-ominos", "hi-spot"])
+def test_on_a_phone_a_board_drawn_to_scale_is_only_as_tall_as_its_width_needs(
+    browser: Any, live_server: LiveServer, game: str
+) -> None:
+    """The server draws a to-scale board (Tri-Ominos, Hi-Spot) for a desktop's width; at 390 px the page fits
+    it to its width, as shown and after a step, so no blank band sits above or below it; the event list
+    keeps what happened readable (the type and recorded columns give way)."""
+    context = browser.new_context(viewport={"width": 390, "height": 900}, device_scale_factor=1)
+    page = context.new_page()
+    try:
+        match_id = live_server.by_game[game]
+        n = open_replay(page, live_server, match_id, "?step=5")
+        page.wait_for_selector("#replay-controls[data-frames='ready']")
+        fitted = """() => { const g = document.querySelector('#board .js-plotly-plot'), L = g._fullLayout, m = L.margin;
+            const x = L.xaxis.range, y = L.yaxis.range;
+            const want = (g.clientWidth - m.l - m.r) * Math.abs(y[1] - y[0]) / Math.abs(x[1] - x[0]) + m.t + m.b;
+            return Math.abs(L.height - want) <= 3 && L.height < 560; }"""
+        page.wait_for_function(fitted)
+        page.focus("[role=slider]")
+        page.keyboard.press("ArrowRight")
+        wait_step(page, 6, n)
+        page.wait_for_function(fitted)
+        widths = page.evaluate("() => Array.from(document.querySelectorAll('.events tr:first-child > *'))"
+                               ".map(c => c.offsetWidth)")
+        assert widths[1] == 0 and widths[5] == 0 and widths[3] > 150, widths
+        shot(page, f"replay-phone-{game}")
+    finally:
+        context.close()
