@@ -78,7 +78,7 @@ def table(items: list[dict[str, Any]]) -> html.Table:
         ]))
     if not rows:
         rows = [html.Tr(html.Td("No match matches these filters.", colSpan=8, className="muted"))]
-    return html.Table(className="table matches", children=[head, html.Tbody(rows)])
+    return html.Table(className="table matches match-list", children=[head, html.Tbody(rows)])
 
 
 def register(app: Dash, sb: Scorebook) -> None:

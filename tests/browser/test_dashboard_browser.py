@@ -240,3 +240,21 @@ def test_unknown_pages_and_api_paths(page: Any, live_server: LiveServer) -> None
     assert page.inner_text("h1") == "No such match"
     response = page.request.get(live_server.url + "/api/nothing-here")
     assert response.status == 404 and response.json()["error"] == "not_found"
+
+
+def test_no_page_is_wider_than_a_phone(browser: Any, live_server: LiveServer) -> None:
+    """At 390 px every page fits across: wide boards scroll inside their own frame, and the tables drop the
+    columns a phone has no room for (the match list's count, tournament and replay link)."""
+    context = browser.new_context(viewport={"width": 390, "height": 900}, device_scale_factor=1)
+    page = context.new_page()
+    try:
+        player = next(iter(live_server.sb.players()))
+        paths = ["/", "/stats", "/players", f"/players/{player}",
+                 *(f"/matches/{match_id}" for match_id in live_server.by_game.values())]
+        for path in paths:
+            page.goto(live_server.url + path)
+            page.wait_for_load_state("networkidle")
+            width = page.evaluate("() => document.documentElement.scrollWidth")
+            assert width <= 390, (path, width)
+    finally:
+        context.close()
