@@ -223,12 +223,10 @@ class EventStore:
         # A Core connection and the driver's cursor (recorder.append_sql): no ORM session on the hot path.
         with self._append_turn, self._writer.connect() as conn, conn.begin():
             cur = self._sql.cursor(conn)
-            ids = [e.event_id for e in events if e.event_id is not None]
-            if len(set(ids)) != len(ids):
-                raise BadRequest("event_id values repeat within the batch")
+            ids = _event_ids(events)
             match, replayed = self._lock_match(conn, match_id, cur, ids)
             if replayed:
-                raise _Replayed(self._replayed_in(conn, match_id, events) or [])
+                raise _Replayed(self._replayed_in(conn, match_id, events, ids) or [])
             if match is None:
                 raise MatchNotFound(f"no match {match_id!r}")
             if expected_seq != match.last_seq:
@@ -376,17 +374,12 @@ class EventStore:
     def _replayed(self, s: Session, match_id: str, events: Sequence[NewEvent]) -> list[dict[str, Any]] | None:
         """What was stored for these events' event_ids, when every one was (a retried request), else None;
         a Conflict when some were stored with other content or in another batch."""
-        ids = [e.event_id for e in events if e.event_id is not None]
-        if not ids:
-            return None
-        if len(set(ids)) != len(ids):
-            raise BadRequest("event_id values repeat within the batch")
-        return self._replayed_in(s.connection(), match_id, events)
+        ids = _event_ids(events)
+        return self._replayed_in(s.connection(), match_id, events, ids) if ids else None
 
-    def _replayed_in(self, conn: Connection, match_id: str, events: Sequence[NewEvent]) -> list[dict[str, Any]] | None:
-        ids = [e.event_id for e in events if e.event_id is not None]
-        if len(set(ids)) != len(ids):
-            raise BadRequest("event_id values repeat within the batch")
+    def _replayed_in(
+        self, conn: Connection, match_id: str, events: Sequence[NewEvent], ids: list[str]
+    ) -> list[dict[str, Any]] | None:
         stored = {r.event_id: r for r in conn.execute(core_select(*EVENTS.c).where(EVENTS.c.event_id.in_(ids)))}
         if not stored:
             return None
@@ -925,6 +918,14 @@ def _new_match_row(match_id: str, data: dict[str, Any], created_at: datetime) ->
 def _seat_rows(match_id: str, data: dict[str, Any], created_at: datetime) -> list[dict[str, Any]]:
     return [{"match_id": match_id, "seat": i, "player_id": p["id"], "name": p.get("name") or p["id"],
              "created_at": created_at} for i, p in enumerate(data["players"])]
+
+
+def _event_ids(events: Sequence[NewEvent]) -> list[str]:
+    """The batch's event_ids (events without one left out); a BadRequest when one repeats."""
+    ids = [e.event_id for e in events if e.event_id is not None]
+    if len(set(ids)) != len(ids):
+        raise BadRequest("event_id values repeat within the batch")
+    return ids
 
 
 def _bump_list_version(conn: Connection) -> None:
