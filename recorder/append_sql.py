@@ -86,8 +86,7 @@ class AppendStatements:
         sql = self._head
         params: tuple[Any, ...] = (match_id,)
         if event_ids:
-            marks = ", ".join([self._mark] * len(event_ids))
-            stored = f"EXISTS (SELECT 1 FROM events WHERE event_id IN ({marks}))"
+            stored = self._any_stored(len(event_ids))
             sql = sql.replace("SELECT id, last_seq, status", f"SELECT id, last_seq, status, {stored} AS stored", 1)
             params = (*event_ids, match_id)
         self._run(cur, sql, params)
@@ -100,9 +99,12 @@ class AppendStatements:
 
     def any_stored(self, cur: Any, event_ids: Sequence[str]) -> bool:
         """Whether any of `event_ids` is stored (the unique index answers)."""
-        marks = ", ".join([self._mark] * len(event_ids))
-        self._run(cur, f"SELECT 1 FROM events WHERE event_id IN ({marks}) LIMIT 1", tuple(event_ids))
-        return cur.fetchone() is not None
+        self._run(cur, f"SELECT {self._any_stored(len(event_ids))}", tuple(event_ids))
+        return bool(cur.fetchone()[0])
+
+    def _any_stored(self, n: int) -> str:
+        """The SQL expression: is any of `n` event_ids (the next `n` parameters) stored?"""
+        return f"EXISTS (SELECT 1 FROM events WHERE event_id IN ({', '.join([self._mark] * n)}))"
 
     def log_head(self, cur: Any) -> int:
         """The log's last position, for the rows about to be inserted. On PostgreSQL the events table is locked
