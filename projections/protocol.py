@@ -46,6 +46,10 @@ class Annotation:
     tags: tuple[str, ...] = ()
 
 
+# What `describe` says of an event without its words: who acted and its tags (what the statistics count).
+Mark = tuple[str | None, tuple[str, ...]]
+
+
 @dataclass(frozen=True)
 class Hidden:
     """A field of an event's data that not everyone at the table sees (a drawn tile, a dealt hand).
@@ -185,10 +189,20 @@ class Game(Generic[S]):
     pad_templates: Callable[[S], list[tuple[str, str]]] = _no_templates
     # `scores(state).totals` for a game that has a cheaper way to them (None: read off `scores`).
     totals: Callable[[S], Mapping[str, int]] | None = None
+    # `describe`'s player and tags without its words, for a game that has a cheaper way to them (None: read
+    # off `describe`). The statistics read only these, for every move of every match.
+    marks: Callable[[S, Event, S], Mark] | None = None
 
     def totals_of(self, state: S) -> Mapping[str, int]:
         """Each player's total in `state`."""
         return self.totals(state) if self.totals is not None else self.scores(state).totals
+
+    def marks_of(self, before: S, event: Event, after: S) -> Mark:
+        """Who acted in `event` and its tags: what `describe` says, without the words."""
+        if self.marks is not None:
+            return self.marks(before, event, after)
+        note = self.describe(before, event, after)
+        return note.player, note.tags
 
     def __post_init__(self) -> None:
         if set(self.handlers) != self.descriptor.event_types:

@@ -37,7 +37,6 @@ from functools import cache
 from typing import Any, Literal, TypeVar
 
 from projections.events import COMMON_EVENT_TYPES
-from projections.protocol import Annotation
 from projections.registry import get_game
 from projections.timeline import Fold
 
@@ -158,27 +157,28 @@ def effective_moves(fold: Fold[Any]) -> list[int]:
 
 
 class _Move:
-    """One effective move, read once: its annotation and what each player gained or lost with it."""
+    """One effective move, read once: who made it, its tags and what each player gained or lost with it."""
 
-    __slots__ = ("seq", "note", "points")
+    __slots__ = ("seq", "player", "tags", "points")
 
-    def __init__(self, seq: int, note: Annotation, points: dict[str, int]) -> None:
-        self.seq, self.note, self.points = seq, note, points
+    def __init__(self, seq: int, player: str | None, tags: tuple[str, ...], points: dict[str, int]) -> None:
+        self.seq, self.player, self.tags, self.points = seq, player, tags, points
 
 
 def _walk(fold: Fold[Any]) -> list[_Move]:
-    """Every effective move in order, each described once and each state scored once: a match's facts ask
-    for both several times per move, and scoring a state is the costliest question of some games."""
-    totals, state_at, describe = fold.game.totals_of, fold.state_at, fold.describe
+    """Every effective move in order, each marked once and each state scored once: a match's facts ask for
+    both several times per move, and scoring a state is the costliest question of some games. Moves are
+    marked (who, tags), not described: the facts never show an event's words."""
+    totals, state_at, marks = fold.game.totals_of, fold.state_at, fold.marks
     out: list[_Move] = []
     last: Mapping[str, int] = {}
     last_seq = 0
     for seq in effective_moves(fold):  # never seq 1 (match_started is not a move)
         before = last if last_seq == seq - 1 else totals(state_at(seq - 1))
-        # Scored before it is described: a game that words an event by its gains reads the scores it keeps.
+        # Scored before it is marked: a game that marks an event by its gains reads the scores it keeps.
         after = totals(state_at(seq))
         points = {p: v - before.get(p, 0) for p, v in after.items() if v != before.get(p, 0)}
-        out.append(_Move(seq, describe(seq), points))
+        out.append(_Move(seq, *marks(seq), points))
         last_seq, last = seq, after
     return out
 
@@ -197,7 +197,7 @@ def turns(fold: Fold[Any], moves: Sequence[_Move] | None = None) -> list[Turn]:
             out.append(Turn(run_player, tuple(m.seq for m in run), sum(m.points.get(run_player, 0) for m in run)))
 
     for move in _walk(fold) if moves is None else moves:
-        player = move.note.player
+        player = move.player
         if player != run_player or player is None:
             close()
             run, run_player = [], player
@@ -225,8 +225,9 @@ def match_date(meta: Any, recorded: str) -> str:
     return str(date)[:10] if date else recorded[:10]
 
 
-def match_facts(fold: Fold[Any], match_id: str = "", date: str = "") -> MatchFacts:
-    """Everything the statistics page charts about one match."""
+def match_facts(fold: Fold[Any], match_id: str = "", date: str = "", fingerprint_: str | None = None) -> MatchFacts:
+    """Everything the statistics page charts about one match (`fingerprint_`: its fingerprint, if the caller
+    has a cheaper way to it)."""
     game = fold.game
     sheet = game.scores(fold.state)
     tags: dict[str, Counter[str]] = {pid: Counter() for pid, _ in fold.players}
@@ -237,13 +238,12 @@ def match_facts(fold: Fold[Any], match_id: str = "", date: str = "") -> MatchFac
         by_player.setdefault(t.player, []).append(t.points)
     turn_points = {pid: tuple(points) for pid, points in by_player.items()}
     for move in moves:
-        note = move.note
-        if note.player is None:  # an event of nobody's (a blocked round): whoever it scored or cost
+        if move.player is None:  # an event of nobody's (a blocked round): whoever it scored or cost
             who = [pid for pid, pts in move.points.items() if pts and pid in tags]
         else:
-            who = [note.player] if note.player in tags else []
+            who = [move.player] if move.player in tags else []
         for pid in who:
-            for tag in note.tags:
+            for tag in move.tags:
                 kind, _, value = tag.partition(":")
                 if value:
                     if value.lstrip("-").isdigit():
@@ -265,7 +265,7 @@ def match_facts(fold: Fold[Any], match_id: str = "", date: str = "") -> MatchFac
         turn_points=turn_points,
         tags=tags,
         values=values,
-        fingerprint=fingerprint(fold),
+        fingerprint=fingerprint_ or fingerprint(fold),
     )
 
 

@@ -21,7 +21,7 @@ from typing import Any, Generic
 from projections.errors import IllegalEvent, UnknownEventType
 from projections.events import COMMON_EVENT_TYPES, Event
 from projections.options import is_int
-from projections.protocol import Annotation, Game, S
+from projections.protocol import Annotation, Game, Mark, S
 from projections.registry import get_game
 
 _new = object.__new__
@@ -284,6 +284,14 @@ class Fold(Generic[S]):
         if e.type == "rewind":
             return Annotation(f"rewind to #{e.data['to_seq']}: {e.data.get('reason', '')}", tags=("rewind",))
         return self.game.describe(self._state(seq - 1), e, self._state(seq))
+
+    def marks(self, seq: int) -> Mark:
+        """`describe(seq)`'s player and tags, without its words (what the statistics count)."""
+        e = self.event(seq)
+        if e.type in COMMON_EVENT_TYPES:
+            note = self.describe(seq)
+            return note.player, note.tags
+        return self.game.marks_of(self._state(seq - 1), e, self._state(seq))
 
     def points(self, seq: int) -> dict[str, int]:
         """Points each player gained (or lost) with event `seq`."""

@@ -97,6 +97,23 @@ def test_a_random_match_folds_and_every_part_draws_it(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
+def test_a_games_marks_are_what_its_descriptions_say(name: str) -> None:
+    """The statistics read each move's player and tags through `marks`, the event list through `describe`:
+    they must agree on every event, tags included (bonuses, captures, penalties)."""
+    game = get_game(name)
+    four = PLAYERS + [{"id": "di", "name": "Di"}]
+    tags_seen: set[str] = set()
+    for seed in range(6):
+        players = four[: min(game.descriptor.min_players + seed % 3, game.descriptor.max_players, 4)]
+        fold = fold_dicts(game.random_match(random.Random(seed), players, None))
+        for seq in range(1, fold.seq + 1):
+            note = fold.describe(seq)
+            assert fold.marks(seq) == (note.player, note.tags), (seed, seq, fold.event(seq))
+            tags_seen.update(t.split(":")[0] for t in note.tags)
+    assert tags_seen, f"{name}: six random matches and not one tag to compare"
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
 def test_every_game_has_a_board_module_and_docs(name: str) -> None:
     board_module(name)
     package = name.replace("-", "_")

@@ -21,7 +21,7 @@ from projections.games.hats_off.rules import (
     sum_rounds,
     totals,
 )
-from projections.protocol import Annotation
+from projections.protocol import Annotation, Mark
 
 
 def _to(state: State, place: Place) -> str:
@@ -143,3 +143,26 @@ def describe(before: State, event: Event, after: State) -> Annotation:
             text += f"; {tied} tie at {top}: another round"
         return Annotation(text, None, ("round_end",))
     return Annotation(event.type)
+
+
+def marks(before: State, event: Event, after: State) -> Mark:
+    """`describe`'s player and tags without its words (the statistics read these for every move)."""
+    t = event.type
+    if t == "round_started":
+        return after.caller, ()
+    if t in ("hat_launched", "hat_moved"):
+        data = event.data
+        landing = after.hats[(data["player"], data["hat"])]
+        if not landing.counts:
+            return data["player"], ()
+        tags: tuple[str, ...] = ("in_flight",) if landing.in_flight and t == "hat_launched" else ()
+        if isinstance(landing.place, InHat):
+            tags += ("nested",)
+        elif isinstance(landing.place, Hole):
+            tags += ("hole",)
+        return data["player"], tags
+    if t == "hats_off_called":
+        return after.called[0], ("hats_off",)
+    if t == "round_ended":
+        return None, ("round_end",)
+    return None, ()

@@ -23,7 +23,7 @@ from projections.games.hi_spot.rules import (
     turn_points,
 )
 from projections.games.hi_spot.tiles import load_tile_set, positions_of
-from projections.protocol import Annotation
+from projections.protocol import Annotation, Mark
 
 # ---------------------------------------------------------------- state JSON
 
@@ -211,3 +211,22 @@ def describe(before: State, event: Event, after: State) -> Annotation:
     if t == "racks_revealed":
         return Annotation(f"racks revealed, round {after.round_no} over: {_deduction_words(after)}")
     return Annotation(t, pid)
+
+
+def marks(before: State, event: Event, after: State) -> Mark:
+    """`describe`'s player and tags without its words (the statistics read these for every move)."""
+    d, t = event.data, event.type
+    pid = d.get("player") if isinstance(d.get("player"), str) else None
+    if t in ("round_started", "first_player_drawn", "racks_revealed"):
+        return None, ()
+    if t == "round_ended":
+        return None, ("blocked",)
+    if t == "tile_placed":
+        p = after.last
+        assert p is not None
+        return pid, (("new_stack",) if p.new_stack else ()) + (("full_stack",) if p.nine else ())
+    if t == "tiles_exchanged":
+        return pid, ("exchange",)
+    if t == "turn_ended" and after.phase is not Phase.FINISHED and after.end_reason == "going_out":
+        return pid, ("going_out",)
+    return pid, ()

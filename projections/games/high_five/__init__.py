@@ -35,6 +35,7 @@ GAME: Game[rules.State] = Game(
     to_json=view.to_json,
     legal_moves=moves.legal_moves,
     describe=view.describe,
+    marks=view.marks,
     random_match=player.random_match,
     board_extras=view.board_extras,
     notation=notation.to_notation,

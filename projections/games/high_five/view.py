@@ -8,7 +8,7 @@ from typing import Any
 from projections.events import Event
 from projections.games.high_five import tiles as hf
 from projections.games.high_five.rules import NAME, State, is_finished
-from projections.protocol import Annotation
+from projections.protocol import Annotation, Mark
 
 
 def to_json(state: State) -> dict[str, Any]:
@@ -91,3 +91,18 @@ def describe(before: State, event: Event, after: State) -> Annotation:
 def board_extras(match_started_data: Mapping[str, Any]) -> dict[str, Any]:
     """What the board draws besides the state: every tile's value (the set is the same in every match)."""
     return {"values": {t: hf.value(t) for t in hf.TILES}}
+
+
+def marks(before: State, event: Event, after: State) -> Mark:
+    """`describe`'s player and tags without its words (the statistics read these for every move)."""
+    if event.type in ("game_started", "hand_dealt"):
+        return None, ()
+    d = event.data
+    seat = next(i for i, p in enumerate(after.players) if p.id == d.get("player"))
+    pid = after.players[seat].id
+    if event.type == "tile_played":
+        if d.get("capture") is not None:
+            return pid, ("capture", f"capture:{after.totals[seat] - before.totals[seat]}")
+        tile = d["tile"]
+        return pid, ("missed",) if any(p.played == tile for p in after.missed) else ()
+    return pid, ("claim", f"claim:{after.totals[seat] - before.totals[seat]}")

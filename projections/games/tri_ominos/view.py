@@ -11,7 +11,7 @@ from typing import Any
 from projections.events import Event
 from projections.games.tri_ominos.grid import corners, is_up
 from projections.games.tri_ominos.rules import DRAW_PENALTY, NAME, TILE_COUNT, Phase, State, fmt_cell
-from projections.protocol import Annotation
+from projections.protocol import Annotation, Mark
 
 # ---- annotations -----------------------------------------------------------------------------------
 
@@ -151,3 +151,20 @@ def to_json(state: State) -> dict[str, Any]:
         "finished": state.phase is Phase.FINISHED,
         "winners": [state.players[i].id for i in state.winners],
     }
+
+
+def marks(before: State, event: Event, after: State) -> Mark:
+    """`describe`'s player and tags without its words (the statistics read these for every move)."""
+    t = event.type
+    if t == "round_started":
+        return None, ()
+    seat = after.last.seat
+    if t == "hands_revealed":
+        end = after.round_end
+        seat = end.seat if end else None
+    pid = after.players[seat].id if seat is not None else None
+    if t == "tiles_dealt":
+        return pid, ()
+    if t in ("tile_placed", "tile_drawn", "turn_passed", "hands_revealed"):
+        return pid, after.last.tags
+    return None, ()
