@@ -52,6 +52,15 @@ def event_hash(envelope_without_hash: Mapping[str, Any]) -> str:
     return hashlib.sha256(canonical_json(dict(envelope_without_hash))).hexdigest()
 
 
+def stored_event_hash(seq: int, type: str, data_text: str, recorded_at: str, recorded_by: str, prev_hash: str) -> str:
+    """`event_hash` of an envelope whose data is given as its canonical JSON text (the store writes data so):
+    the hashed bytes put together around it, without decoding and encoding the data again."""
+    enc = _CANONICAL.encode
+    body = (f'{{"data":{data_text},"prev_hash":{enc(prev_hash)},"recorded_at":{enc(recorded_at)},'
+            f'"recorded_by":{enc(recorded_by)},"seq":{enc(seq)},"type":{enc(type)}}}')
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
 def utcnow() -> datetime:
     return datetime.now(timezone.utc)
 
@@ -304,6 +313,7 @@ __all__ = [
     "NewEvent",
     "PreparedImport",
     "canonical_json",
+    "stored_event_hash",
     "chain_new",
     "check_chain",
     "event_hash",

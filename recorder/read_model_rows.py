@@ -7,6 +7,7 @@ plain data in and out) and by the projector when it has many matches to catch up
 from __future__ import annotations
 
 import gc
+import hashlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -62,7 +63,7 @@ def project(match: MatchToProject, rows: Sequence[EventRow], facts: bool, snapsh
     if fold is None:
         return out
     if facts:
-        out.facts = facts_row(match, fold)
+        out.facts = facts_row(match, fold, rows)
     if snapshots is not None and snapshots.every > 0:
         by_seq = {r.seq: r.hash for r in rows}
         out.snapshots = [snapshots.values(match.match_id, fold, k, by_seq[k])
@@ -70,12 +71,23 @@ def project(match: MatchToProject, rows: Sequence[EventRow], facts: bool, snapsh
     return out
 
 
-def facts_row(match: MatchToProject, fold: Fold[Any]) -> dict[str, Any]:
-    """The match's `match_facts` row, from its fold."""
+def facts_row(match: MatchToProject, fold: Fold[Any], rows: Sequence[EventRow] = ()) -> dict[str, Any]:
+    """The match's `match_facts` row, from its fold (and its stored rows, if they were folded)."""
     date = match_date(match.meta, format_time(match.created_at))
-    made = match_facts(fold, match.match_id, date)
+    made = match_facts(fold, match.match_id, date, stored_fingerprint(fold, rows))
     return {"match_id": match.match_id, "game": made.game, "finished": made.finished, "date": date,
             "seq": fold.seq, "version": FACTS_VERSION, "facts": made.to_json()}
+
+
+def stored_fingerprint(fold: Fold[Any], rows: Sequence[EventRow]) -> str | None:
+    """`stats.fingerprint(fold)` from the folded rows' stored texts, when they are the bytes it is taken over:
+    each text shown canonical by its hash and all ASCII (the fingerprint escapes the rest); else None."""
+    folded = rows[:fold.seq]
+    if len(folded) < fold.seq or not all(r.canonical and r.text is not None and r.text.isascii() for r in folded):
+        return None
+    # The types are ones the rules took: names of the game's events, which JSON spells as they are.
+    body = "[" + ",".join(f'["{r.type}",{r.text}]' for r in folded) + "]"
+    return hashlib.sha256(body.encode()).hexdigest()
 
 
 @contextmanager

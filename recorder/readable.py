@@ -40,9 +40,15 @@ def loads_leniently(text: str | bytes) -> Any:
         return unreadable(f"the stored text is not JSON ({why})")
 
 
+# The hash chain's canonical spelling (recorder.logfile.canonical_json): an event's stored data text is then
+# the very bytes its hash covers, and a read checks the hash without encoding the data again.
+_STORED = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
 def dumps_strictly(value: Any) -> str:
-    """The engines' JSON column writer: standard JSON only (NaN and Infinity raise ValueError)."""
-    return json.dumps(value, allow_nan=False)
+    """The engines' JSON column writer: standard JSON only (NaN and Infinity raise ValueError), in the
+    canonical spelling (sorted keys, no spaces, text as is)."""
+    return _STORED.encode(value)
 
 
 def readable_data(value: Any) -> dict[str, Any]:

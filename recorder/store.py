@@ -831,11 +831,14 @@ def _verified(start: StoredFold, rows: Sequence[StoredEvent | EventRow], last_se
             for row in rows:
                 if row.seq != n + 1:
                     break
-                env = row.stored_envelope()
-                if link_problem(env, n + 1, head) is not None:
-                    break
-                events.append(Event(row.seq, row.type, env["data"]))
-                head, n = env["hash"], n + 1
+                data = row.linked_data(head) if type(row) is EventRow else None
+                if data is None:
+                    env = row.stored_envelope()
+                    if link_problem(env, n + 1, head) is not None:
+                        break
+                    data = env["data"]
+                events.append(Event(row.seq, row.type, data))
+                head, n = row.hash, n + 1
             else:
                 if n >= last_seq:
                     folded = fold.extend(events) if fold is not None else Fold.begin(events[0]).extend(events[1:])
