@@ -27,6 +27,7 @@ EVENT_COLUMNS = ("match_id", "seq", "position", "type", "data", "recorded_at", "
 MATCH_COLUMNS = ("last_seq", "status", "winners", "updated_at", "id")
 
 Processor = Callable[[Any], Any] | None
+SCRIPT_ROWS = 100  # PostgreSQL: up to this many rows (an append) are written in one simple query
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,11 @@ class AppendStatements:
         self._insert = f"INSERT INTO events ({', '.join(EVENT_COLUMNS)}) VALUES ({', '.join([mark] * 10)})"
         self._update = (f"UPDATE matches SET last_seq = {mark}, status = {mark}, winners = {mark}, "
                         f"updated_at = {mark} WHERE id = {mark}")
+        # PostgreSQL's append: the position read by the INSERT itself, under the positions' lock (`_script`).
+        columns = [c for c in EVENT_COLUMNS if c != "position"]
+        self._insert_next = (f"INSERT INTO events ({', '.join(EVENT_COLUMNS)}) VALUES ({mark}, {mark}, "
+                             f"(SELECT coalesce(max(position), 0) + 1 FROM events), {', '.join([mark] * 7)})")
+        self._event_processors_but_position = _processors(EVENTS, columns, dialect)
         self._driver_error = dialect.loaded_dbapi.Error
         self._event_processors = _processors(EVENTS, EVENT_COLUMNS, dialect)
         self._match_processors = _processors(MATCHES, MATCH_COLUMNS, dialect)
@@ -89,7 +95,11 @@ class AppendStatements:
             stored = self._any_stored(len(event_ids))
             sql = sql.replace("SELECT id, last_seq, status", f"SELECT id, last_seq, status, {stored} AS stored", 1)
             params = (*event_ids, match_id)
-        self._run(cur, sql, params)
+        if self.sqlite:
+            self._run(cur, sql, params)
+        else:  # psycopg sends the transaction's BEGIN with the query in one round trip, not one each
+            with cur.connection.pipeline():
+                self._run(cur, sql, params)
         row = cur.fetchone()
         if row is None:
             return None, bool(event_ids) and self.any_stored(cur, event_ids)
@@ -117,19 +127,40 @@ class AppendStatements:
             cur.nextset()
         return int(cur.fetchone()[0])
 
-    def write(self, cur: Any, rows: Sequence[Sequence[Any]], match_id: str, last_seq: int, status: str,
-              winners: list[str], updated_at: Any) -> None:
-        """Insert event rows (each the values of EVENT_COLUMNS in order) and move the match's head. On
-        PostgreSQL both go in one pipeline: one round trip, the errors raised at its end."""
-        events = [_bound(self._event_processors, row) for row in rows]
+    def write(self, cur: Any, rows: Sequence[Sequence[Any]], position: int | None, match_id: str, last_seq: int,
+              status: str, winners: list[str], updated_at: Any, commit: bool = False) -> None:
+        """Insert event rows (each the values of EVENT_COLUMNS but `position`, in order), numbered after the
+        log's head `position` (None: read here, under PostgreSQL's lock, see `log_head`), and move the match's
+        head; `commit`: and commit (the caller writes nothing more in this transaction)."""
         match = _bound(self._match_processors, (last_seq, status, winners, updated_at, match_id))
+        if not self.sqlite and len(rows) <= SCRIPT_ROWS:
+            self._script(cur, rows, match, commit)
+            return
+        first = position if position is not None else self.log_head(cur)
+        events = [_bound(self._event_processors, (*row[:2], first + i, *row[2:])) for i, row in enumerate(rows, 1)]
         if self.sqlite:
             self._run(cur, self._insert, events, many=True)
             self._run(cur, self._update, match)
             return
-        try:
+        try:  # an import's many rows: one pipeline, one round trip, the errors raised at its end
             with cur.connection.pipeline():
                 cur.executemany(self._insert, events)
                 cur.execute(self._update, match)
         except self._driver_error as e:
             raise DBAPIError.instance(self._insert, events, e, self._driver_error) from e
+
+    def _script(self, cur: Any, rows: Sequence[Sequence[Any]], match: tuple[Any, ...], commit: bool) -> None:
+        """An append's writes on PostgreSQL as one simple query, one round trip: the positions' lock (see
+        `log_head`), each row numbered by its own INSERT (the log's head + 1, read under that lock: each
+        statement sees the rows before it), the match's new head, and the COMMIT. Parameters are bound on the
+        client by psycopg's ClientCursor, which quotes every value as a literal of its type."""
+        from psycopg import ClientCursor
+
+        params: list[Any] = []
+        for row in rows:
+            params.extend(_bound(self._event_processors_but_position, row))
+        params.extend(match)
+        script = "; ".join(["LOCK TABLE events IN EXCLUSIVE MODE", *[self._insert_next] * len(rows), self._update,
+                            *(["COMMIT"] if commit else [])])
+        with ClientCursor(cur.connection) as client:
+            self._run(client, script, params)

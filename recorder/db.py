@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import select
 from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DisconnectionError
 from sqlmodel import create_engine
 
 from recorder.config import database_url
@@ -23,7 +25,31 @@ def make_engine(url: str | None = None) -> Engine:
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **JSON_OPTIONS)
         _sqlite_immediate_transactions(engine)
         return engine
-    return create_engine(url, pool_pre_ping=True, **JSON_OPTIONS)
+    engine = create_engine(url, **JSON_OPTIONS)
+    _postgres_liveness(engine)
+    return engine
+
+
+def _postgres_liveness(engine: Engine) -> None:
+    """A pooled connection the server has dropped is replaced before it is used, without a round trip.
+
+    `pool_pre_ping` asks the server (`SELECT 1`) on every checkout: a round trip of the six a one-event append
+    took. Instead: a connection psycopg knows to be closed or broken, or whose socket has something to read
+    while it sits idle in the pool — what a server says when it drops a connection (a restart,
+    `pg_terminate_backend`, an idle timeout) or the end of the stream — is discarded and another one taken
+    (SQLAlchemy retries the checkout on DisconnectionError). Nothing else arrives unasked on a pooled
+    connection: none of them LISTENs."""
+
+    @event.listens_for(engine, "checkout")
+    def _checkout(dbapi_conn: Any, _record: Any, _proxy: Any) -> None:
+        if dbapi_conn.closed or dbapi_conn.broken or _readable(dbapi_conn.fileno()):
+            raise DisconnectionError("the server has closed this pooled connection")
+
+
+def _readable(fd: int) -> bool:
+    poller = select.poll()
+    poller.register(fd, select.POLLIN | select.POLLERR | select.POLLHUP)
+    return bool(poller.poll(0))
 
 
 WRITE_OPTION = "scorebook_write"

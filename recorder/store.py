@@ -251,7 +251,7 @@ class EventStore:
                 except IllegalEvent as err:
                     raise _refusal(err, seq, e.type) from err
             envelopes = chain_new(events, match.last_seq + 1, stored.head, recorded_by)
-            self._insert(conn, match, fold, envelopes, [e.event_id for e in events], cur)
+            self._insert(conn, match, fold, envelopes, [e.event_id for e in events], cur, last=True)
         self._publish(match_id, StoredFold(fold, envelopes[-1]["hash"], fold.seq))
         return envelopes, fold
 
@@ -410,24 +410,25 @@ class EventStore:
 
     def _insert(
         self, conn: Connection, head: Head, fold: Fold, envelopes: list[dict[str, Any]],
-        event_ids: list[str | None], cur: Any = None,
+        event_ids: list[str | None], cur: Any = None, last: bool = False,
     ) -> None:
         """Insert the envelopes' rows and the snapshots due among them, and move the match's head, in the
-        caller's transaction (the rows and the head on the driver's cursor: recorder.append_sql). A session
-        that read a Match before must expire it afterwards."""
+        caller's transaction (the rows and the head on the driver's cursor: recorder.append_sql); `last`: the
+        caller writes nothing more in it, so the commit may go with the rows (PostgreSQL: one round trip).
+        A session that read a Match before must expire it afterwards."""
         sql = self._sql
         cur = cur if cur is not None else sql.cursor(conn)
-        position = head.position if head.position is not None else sql.log_head(cur)
         rows = [
-            (head.id, env["seq"], position + i, env["type"], env["data"], parse_time(env["recorded_at"]),
-             env["recorded_by"], env["prev_hash"], env["hash"], event_id)
-            for i, (env, event_id) in enumerate(zip(envelopes, event_ids, strict=True), start=1)
+            (head.id, env["seq"], env["type"], env["data"], parse_time(env["recorded_at"]), env["recorded_by"],
+             env["prev_hash"], env["hash"], event_id)
+            for env, event_id in zip(envelopes, event_ids, strict=True)
         ]
         sheet = fold.game.scores(fold.state) if fold.game else None
         status = "finished" if sheet and sheet.finished else "in_progress"
-        sql.write(cur, rows, head.id, fold.seq, status, list(sheet.winners) if sheet and sheet.finished else [],
-                  utcnow())
         snapshots = self._snapshot_rows(head.id, fold, envelopes)  # in this transaction: never ahead of its rows
+        more = bool(snapshots) or status != head.status
+        sql.write(cur, rows, head.position, head.id, fold.seq, status,
+                  list(sheet.winners) if sheet and sheet.finished else [], utcnow(), commit=last and not more)
         if snapshots:
             conn.execute(insert(SNAPSHOTS_TABLE), snapshots)
         if status != head.status:
