@@ -1,0 +1,535 @@
+"""Club streams (issue 14): the player registry and tournaments, stored as event streams beside the matches,
+hash-chained (FORMAT.md's envelope) and append-only (recorder/append_only.py) like them.
+
+What a stream's events mean is its kind's (projections.clubs: `StreamKind.begin` / `apply` check and fold,
+refusing with IllegalEvent); here they are checked against the value limits, chained, stored all or nothing,
+and folded back as far as the stored rows verify.
+
+One transaction per append, as for matches (recorder/store.py): lock the stream's row (PostgreSQL: FOR
+UPDATE; SQLite: the writer's BEGIN IMMEDIATE already holds the database), answer an event_id retry, check
+`expected_seq`, fold the new events onto the stream's state (nothing is written unless all are legal),
+chain, insert, commit; only then is the new state cached.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import threading
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+
+from projections.clubs.protocol import StreamKind
+from projections.errors import IllegalEvent, UnknownEventType
+from projections.events import Event
+from recorder.db import for_writing
+from recorder.errors import BadRequest, ChainBroken, Conflict, ImportRefused, NotFound, Refused
+from recorder.inputs import check_event, check_recorded_by
+from recorder.logfile import (
+    EXPORT_KEYS,
+    GENESIS,
+    ChainCheck,
+    NewEvent,
+    chain_new,
+    check_chain,
+    format_time,
+    link_problem,
+    parse_time,
+)
+from recorder.stream_tables import STREAM_EVENTS, STREAMS
+from recorder.tables import served_envelope, stored_envelope, utcnow
+
+MAX_BATCH = 1000  # events per append, as for matches
+CACHE_ENTRIES = 256  # folds kept in memory, least recently used dropped first
+MAX_TITLE_CHARS = 200  # streams.title is VARCHAR(200)
+_STREAM_ID = re.compile("[a-z0-9_-]{1,32}")
+
+Kinds = Callable[[str], StreamKind[Any]]
+
+
+class StreamNotFound(NotFound):
+    """No stream with this id (a NotFound, so the API answers 404 as for a match)."""
+
+
+def registry_kind(name: str) -> StreamKind[Any]:
+    """The kind named `name` from projections.clubs.registry (imported when first asked: the kinds live in
+    the pure layer, and a store given its own lookup never needs them)."""
+    from projections.clubs.registry import get_kind
+
+    kind: StreamKind[Any] = get_kind(name)
+    return kind
+
+
+def is_stream_id(value: Any) -> bool:
+    """Stream ids are uuid4().hex, or one given at creation: 1 to 32 of a-z, 0-9, `_` and `-`."""
+    return isinstance(value, str) and _STREAM_ID.fullmatch(value) is not None
+
+
+@dataclass(frozen=True)
+class _Folded:
+    """A stream's stored rows folded as far as they verify: its kind, the state (None when seq 1 itself does
+    not verify), the hash and seq of the last event folded, and `broken` (where and why the rows stop
+    verifying) or None."""
+
+    kind: str
+    state: Any
+    head: str
+    seq: int
+    broken: ChainCheck | None = None
+
+
+@dataclass(frozen=True)
+class _Head:
+    kind: str
+    last_seq: int
+
+
+class _Replayed(Exception):
+    """Every event of an append was stored before: its envelopes, to answer the retry with."""
+
+    def __init__(self, envelopes: list[dict[str, Any]]) -> None:
+        self.envelopes = envelopes
+
+
+class StreamStore:
+    """Club streams in the same database as the matches. `kinds` names a kind of stream to its StreamKind
+    (default: projections.clubs.registry.get_kind)."""
+
+    def __init__(self, engine: Engine, kinds: Kinds | None = None, cache_entries: int = CACHE_ENTRIES) -> None:
+        self.engine = engine
+        self._writer = for_writing(engine)
+        self._kinds: Kinds = kinds or registry_kind
+        # SQLite lets one writer in at a time and wakes waiting ones only by polling: this process's writers
+        # queue on a lock of their own first (as recorder.store's appends do).
+        self._turn: threading.Lock | contextlib.nullcontext[None] = (
+            threading.Lock() if engine.dialect.name == "sqlite" else contextlib.nullcontext())
+        self._cache: OrderedDict[tuple[str, int], _Folded] = OrderedDict()
+        self._cache_lock = threading.Lock()
+        self._cache_entries = cache_entries
+
+    def kind(self, name: Any) -> StreamKind[Any]:
+        """The StreamKind named `name`; a BadRequest when there is none."""
+        if not isinstance(name, str):
+            raise BadRequest("kind must be a string")
+        try:
+            return self._kinds(name)
+        except (LookupError, ValueError) as e:
+            why = e.args[0] if e.args and isinstance(e.args[0], str) else f"no kind of stream {name[:64]!r}"
+            raise BadRequest(why) from e
+
+    # -- writing ---------------------------------------------------------------------------------
+
+    def create(
+        self, kind: str, data: Any, recorded_by: str, stream_id: str | None = None, event_id: str | None = None
+    ) -> dict[str, Any]:
+        """Start a stream of `kind` with its start event's `data`: {"stream_id", "seq": 1, "event", "replayed"}.
+
+        `stream_id` (1 to 32 of a-z, 0-9, `_`, `-`) names it, else a new uuid4 hex; a name taken is a Conflict.
+        A retry with the same `event_id` answers the stream it started (replayed True)."""
+        stream_kind = self.kind(kind)
+        if stream_id is not None and not is_stream_id(stream_id):
+            raise BadRequest("stream_id must be 1 to 32 characters of a-z, 0-9, _ and -")
+        if not isinstance(data, dict):
+            raise BadRequest(f"data of {stream_kind.start_type} must be a JSON object")
+        start = stream_kind.start_type
+        check_event(start, data, event_id)
+        check_recorded_by(recorded_by)
+        earlier = self._created_before(stream_kind, data, event_id, stream_id)
+        if earlier is not None:
+            return earlier
+        try:
+            state = stream_kind.begin(Event(1, start, data))
+        except IllegalEvent as e:
+            raise _refusal(e, 1, start) from e
+        now = utcnow()
+        envelope = chain_new([NewEvent(start, data)], 1, GENESIS, recorded_by, now)[0]
+        new_id = stream_id or uuid.uuid4().hex
+        try:
+            with self._turn, self._writer.begin() as conn:
+                if stream_id is not None and self._find_head(conn, stream_id) is not None:
+                    raise Conflict(f"stream id {stream_id!r} is taken")
+                conn.execute(insert(STREAMS), [_stream_row(new_id, stream_kind.name, 1, now, now, data)])
+                conn.execute(insert(STREAM_EVENTS), [_event_row(new_id, envelope, event_id)])
+        except IntegrityError:  # PostgreSQL: a concurrent create took the event_id or the stream id first
+            earlier = self._created_before(stream_kind, data, event_id, stream_id)
+            if earlier is not None:
+                return earlier
+            if stream_id is not None:
+                raise Conflict(f"stream id {stream_id!r} is taken") from None
+            raise
+        self._publish(new_id, 1, _Folded(stream_kind.name, state, envelope["hash"], 1))
+        return {"stream_id": new_id, "seq": 1, "event": envelope, "replayed": False}
+
+    def _created_before(
+        self, kind: StreamKind[Any], data: dict[str, Any], event_id: str | None, stream_id: str | None
+    ) -> dict[str, Any] | None:
+        if event_id is None:
+            return None
+        with self.engine.connect() as conn:
+            row = conn.execute(select(STREAM_EVENTS).where(STREAM_EVENTS.c.event_id == event_id)).first()
+            if row is None:
+                return None
+            stored_kind = conn.execute(select(STREAMS.c.kind).where(STREAMS.c.id == row.stream_id)).scalar()
+        same = (row.seq == 1 and row.type == kind.start_type and row.data == data and stored_kind == kind.name
+                and stream_id in (None, row.stream_id))
+        if not same:
+            raise Conflict(f"event_id {event_id!r} was already used for another event")
+        return {"stream_id": row.stream_id, "seq": 1, "event": served_envelope(row), "replayed": True}
+
+    def append(
+        self, stream_id: str, events: Sequence[NewEvent], expected_seq: int, recorded_by: str
+    ) -> tuple[list[dict[str, Any]], bool]:
+        """Store all of `events` after seq `expected_seq`, or none. Returns (stored envelopes, replayed):
+        replayed when every event carried an event_id already stored with the same content (a retry), answered
+        with what was stored. A stale `expected_seq` is a Conflict (with `current_seq`); an event the kind
+        refuses is Refused, naming its seq and the reason (an event type the kind does not know: BadRequest)."""
+        if not events:
+            raise BadRequest("events must hold at least one event")
+        if len(events) > MAX_BATCH:
+            raise BadRequest(f"at most {MAX_BATCH} events per append")
+        if type(expected_seq) is not int:
+            raise BadRequest("expected_seq must be an integer")
+        for i, e in enumerate(events):
+            check_event(e.type, e.data, e.event_id, f"events[{i}]")
+        check_recorded_by(recorded_by)
+        ids = _event_ids(events)
+        try:
+            return self._append(stream_id, events, ids, expected_seq, recorded_by), False
+        except _Replayed as r:
+            return r.envelopes, True
+        except IntegrityError:
+            # PostgreSQL: another transaction stored one of these event_ids between our check and our insert
+            # (the unique index answers): the same events are a replay, anything else a Conflict.
+            with self.engine.connect() as conn:
+                replay = self._replayed(conn, stream_id, events, ids) if ids else None
+            if replay is None:
+                raise
+            return replay, True
+
+    def _append(
+        self, stream_id: str, events: Sequence[NewEvent], ids: list[str], expected_seq: int, recorded_by: str
+    ) -> list[dict[str, Any]]:
+        with self._turn, self._writer.begin() as conn:
+            head = self._head(conn, stream_id, lock=True)
+            if ids:
+                replay = self._replayed(conn, stream_id, events, ids)
+                if replay is not None:
+                    raise _Replayed(replay)
+            if expected_seq != head.last_seq:
+                raise Conflict(f"expected_seq {expected_seq} is not the stream's last seq {head.last_seq}",
+                               current_seq=head.last_seq)
+            kind = self.kind(head.kind)
+            folded = self._folded_in(conn, stream_id, head)
+            if folded.broken is not None or folded.state is None:
+                raise _broken(stream_id, folded, "nothing can be appended to it")
+            state = folded.state
+            for i, e in enumerate(events):
+                seq = head.last_seq + 1 + i
+                try:
+                    state = kind.apply(state, Event(seq, e.type, e.data))
+                except IllegalEvent as err:
+                    raise _refusal(err, seq, e.type) from err
+            now = utcnow()
+            envelopes = chain_new(events, head.last_seq + 1, folded.head, recorded_by, now)
+            rows = [_event_row(stream_id, env, e.event_id) for env, e in zip(envelopes, events, strict=True)]
+            conn.execute(insert(STREAM_EVENTS), rows)
+            last = envelopes[-1]["seq"]
+            conn.execute(update(STREAMS).where(STREAMS.c.id == stream_id).values(last_seq=last, updated_at=now))
+        self._publish(stream_id, last, _Folded(kind.name, state, envelopes[-1]["hash"], last))
+        return envelopes
+
+    def _replayed(
+        self, conn: Connection, stream_id: str, events: Sequence[NewEvent], ids: list[str]
+    ) -> list[dict[str, Any]] | None:
+        """What was stored for these events' event_ids when every one was, with the same content, in this
+        stream (a retried request); None when none was; a Conflict otherwise."""
+        stored = {r.event_id: r for r in conn.execute(select(STREAM_EVENTS).where(STREAM_EVENTS.c.event_id.in_(ids)))}
+        if not stored:
+            return None
+        same = len(stored) == len(events) == len(ids) and all(
+            (r := stored[e.event_id]).stream_id == stream_id and r.type == e.type and r.data == e.data
+            for e in events
+            if e.event_id is not None
+        )
+        if not same:
+            used = next(i for i in ids if i in stored)
+            raise Conflict(f"event_id {used!r} was already stored with different content or in another batch")
+        return [served_envelope(stored[e.event_id]) for e in events if e.event_id is not None]
+
+    def import_stream(
+        self, kind: str, envelopes: Sequence[Mapping[str, Any]], recorded_by: str, stream_id: str | None = None
+    ) -> dict[str, Any]:
+        """Store a stream exported elsewhere (its `envelopes`, in export order) with every hash, under
+        `stream_id` — its own id — or, without one, as the stored stream that begins with the same event,
+        else under a new id. Every envelope is checked (limits, chain, the kind's rules) before anything is
+        stored: ImportRefused names the first bad one by its position (`line`).
+
+        Returns {"stream_id", "seq", "existing", "added"}: the same stream already stored is `existing` (and
+        what the export holds beyond it is appended); a different stream under that id is a Conflict."""
+        stream_kind = self.kind(kind)
+        check_recorded_by(recorded_by)  # who imports: the envelopes keep their own recorded_by (it is hashed)
+        if stream_id is not None and not is_stream_id(stream_id):
+            raise BadRequest("stream_id must be 1 to 32 characters of a-z, 0-9, _ and -")
+        checked, state = _checked_import(stream_kind, envelopes)
+        try:
+            return self._import(stream_kind, checked, state, stream_id)
+        except IntegrityError:  # PostgreSQL: a concurrent import stored the same new id first; now it is there
+            return self._import(stream_kind, checked, state, stream_id)
+
+    def _import(
+        self, kind: StreamKind[Any], envelopes: list[dict[str, Any]], state: Any, stream_id: str | None
+    ) -> dict[str, Any]:
+        n = len(envelopes)
+        with self._turn, self._writer.begin() as conn:
+            target = stream_id or self._stream_beginning_with(conn, envelopes[0]["hash"])
+            head = self._find_head(conn, target, lock=True) if target is not None else None
+            if target is not None and head is not None:
+                added = self._extend(conn, target, head, kind, envelopes)
+                return {"stream_id": target, "seq": max(head.last_seq, n), "existing": True, "added": added}
+            new_id = target or uuid.uuid4().hex
+            # The stream's dates are its events': a copy lists as the original does.
+            first, last = parse_time(envelopes[0]["recorded_at"]), parse_time(envelopes[-1]["recorded_at"])
+            conn.execute(insert(STREAMS), [_stream_row(new_id, kind.name, n, first, last, envelopes[0]["data"])])
+            conn.execute(insert(STREAM_EVENTS), [_event_row(new_id, env, None) for env in envelopes])
+        self._publish(new_id, n, _Folded(kind.name, state, envelopes[-1]["hash"], n))
+        return {"stream_id": new_id, "seq": n, "existing": False, "added": n}
+
+    def _extend(
+        self, conn: Connection, stream_id: str, head: _Head, kind: StreamKind[Any], envelopes: list[dict[str, Any]]
+    ) -> int:
+        """Append what `envelopes` hold beyond the stored stream they continue (their hashes kept); how many.
+        A stream of another kind, or whose events differ from them, is a Conflict."""
+        if head.kind != kind.name:
+            raise Conflict(f"stream {stream_id} is a {head.kind} stream, not a {kind.name} stream")
+        stored = conn.execute(select(STREAM_EVENTS.c.hash).where(STREAM_EVENTS.c.stream_id == stream_id)
+                              .order_by(STREAM_EVENTS.c.seq)).scalars().all()
+        for i, (have, given) in enumerate(zip(stored, (e["hash"] for e in envelopes), strict=False)):
+            if have != given:
+                raise Conflict(f"stream {stream_id} differs from the imported one from seq {i + 1}")
+        new = envelopes[len(stored):]
+        if not new:
+            return 0
+        if len(stored) != head.last_seq:
+            raise ChainBroken(f"stream {stream_id} holds {len(stored)} events but its last seq is {head.last_seq}: "
+                              "nothing can be appended to it", len(stored) + 1)
+        conn.execute(insert(STREAM_EVENTS), [_event_row(stream_id, env, None) for env in new])
+        conn.execute(update(STREAMS).where(STREAMS.c.id == stream_id)
+                     .values(last_seq=len(envelopes), updated_at=parse_time(new[-1]["recorded_at"])))
+        return len(new)
+
+    def _stream_beginning_with(self, conn: Connection, first_hash: str) -> str | None:
+        q = select(STREAM_EVENTS.c.stream_id).where(STREAM_EVENTS.c.seq == 1, STREAM_EVENTS.c.hash == first_hash)
+        return conn.execute(q.order_by(STREAM_EVENTS.c.stream_id).limit(1)).scalar()
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    def _find_head(self, conn: Connection, stream_id: str, lock: bool = False) -> _Head | None:
+        """The stream's kind and last seq, its row locked for the transaction when `lock` (on PostgreSQL;
+        SQLite's writer already holds the database); None when there is no such stream."""
+        if not is_stream_id(stream_id):  # never a stream: not worth asking the database, which may refuse it
+            return None
+        q = select(STREAMS.c.kind, STREAMS.c.last_seq).where(STREAMS.c.id == stream_id)
+        row = conn.execute(q.with_for_update() if lock else q).first()
+        return _Head(row.kind, row.last_seq) if row is not None else None
+
+    def _head(self, conn: Connection, stream_id: str, lock: bool = False) -> _Head:
+        head = self._find_head(conn, stream_id, lock)
+        if head is None:
+            raise StreamNotFound(f"no stream {str(stream_id)[:64]!r}")
+        return head
+
+    def _rows(self, conn: Connection, stream_id: str, upto: int) -> Sequence[Any]:
+        # Up to the head read before: on PostgreSQL a later statement may see a later append's rows.
+        q = select(STREAM_EVENTS).where(STREAM_EVENTS.c.stream_id == stream_id, STREAM_EVENTS.c.seq <= upto)
+        return conn.execute(q.order_by(STREAM_EVENTS.c.seq)).all()
+
+    def _folded_in(self, conn: Connection, stream_id: str, head: _Head) -> _Folded:
+        cached = self._cached(stream_id, head.last_seq)
+        if cached is not None:
+            return cached
+        folded = _verified(self.kind(head.kind), self._rows(conn, stream_id, head.last_seq), head.last_seq)
+        self._publish(stream_id, head.last_seq, folded)
+        return folded
+
+    def state(self, stream_id: str) -> tuple[str, Any, int]:
+        """(kind, state, seq): the stream folded as far as its stored rows verify — a row edited, deleted or
+        refused by the rules stops the fold before it (`verify` says where and why). ChainBroken when not even
+        seq 1 verifies."""
+        with self.engine.connect() as conn:
+            head = self._head(conn, stream_id)
+            folded = self._folded_in(conn, stream_id, head)
+        if folded.state is None:
+            raise _broken(stream_id, folded, "it has no state")
+        return folded.kind, folded.state, folded.seq
+
+    def envelopes(self, stream_id: str) -> list[dict[str, Any]]:
+        """The stored events, in export order, as FORMAT.md's envelopes with their hashes."""
+        with self.engine.connect() as conn:
+            head = self._head(conn, stream_id)
+            return [served_envelope(r) for r in self._rows(conn, stream_id, head.last_seq)]
+
+    def streams(self, kind: str | None = None) -> list[dict[str, Any]]:
+        """Every stream (of `kind`, if given), oldest first: {id, kind, title, last_seq, created_at, updated_at}."""
+        q = select(STREAMS)
+        if kind is not None:
+            q = q.where(STREAMS.c.kind == kind)
+        with self.engine.connect() as conn:
+            rows = conn.execute(q.order_by(STREAMS.c.created_at, STREAMS.c.id)).all()
+        return [{"id": r.id, "kind": r.kind, "title": r.title, "last_seq": r.last_seq,
+                 "created_at": format_time(r.created_at), "updated_at": format_time(r.updated_at)} for r in rows]
+
+    def verify(self, stream_id: str) -> ChainCheck:
+        """The stored rows' hash chain, and that they reach the stream's last seq (a deleted tail leaves a
+        chain that verifies on its own)."""
+        with self.engine.connect() as conn:
+            last_seq = self._head(conn, stream_id).last_seq
+            envelopes = [served_envelope(r) for r in self._rows(conn, stream_id, last_seq)]
+        check = check_chain(envelopes)
+        if check.ok and check.events != last_seq:
+            n = check.events
+            return ChainCheck(False, n, n + 1, f"the events end at seq {n}; the stream's last seq is {last_seq}")
+        return check
+
+    # -- the fold cache --------------------------------------------------------------------------
+
+    def _cached(self, stream_id: str, seq: int) -> _Folded | None:
+        with self._cache_lock:
+            hit = self._cache.get((stream_id, seq))
+            if hit is not None:
+                self._cache.move_to_end((stream_id, seq))
+            return hit
+
+    def _publish(self, stream_id: str, seq: int, folded: _Folded) -> None:
+        with self._cache_lock:
+            self._cache[(stream_id, seq)] = folded
+            self._cache.move_to_end((stream_id, seq))
+            while len(self._cache) > self._cache_entries:
+                self._cache.popitem(last=False)
+
+
+def _verified(kind: StreamKind[Any], rows: Sequence[Any], last_seq: int) -> _Folded:
+    """Fold `rows` (seqs 1, 2, … in order), stopping at the first that is not the next link of the chain or
+    that the kind refuses: rows edited or deleted by someone with database access must not make a read fail,
+    the stream then reads as it was at the seq before."""
+    state: Any = None
+    head, n = GENESIS, 0
+
+    def stop(seq: int, reason: str) -> _Folded:
+        return _Folded(kind.name, state, head, n, ChainCheck(False, seq, seq, reason))
+
+    for row in rows:
+        if row.seq != n + 1:
+            return stop(n + 1, f"seq {n + 1} is missing")
+        try:
+            env = stored_envelope(row)
+            problem = link_problem(env, n + 1, head)
+        except Exception as e:  # a row no append could have written
+            return stop(n + 1, f"the stored row cannot be read ({type(e).__name__})")
+        if problem is not None:
+            return stop(n + 1, problem)
+        try:
+            event = Event(row.seq, row.type, env["data"])
+            state = kind.apply(state, event) if n else kind.begin(event)
+        except IllegalEvent as e:
+            return stop(n + 1, f"{row.type} is refused by the rules: {e.reason}")
+        except Exception as e:  # the kind was never meant to see such data
+            return stop(n + 1, f"{row.type} cannot be replayed ({type(e).__name__})")
+        head, n = env["hash"], n + 1
+    if n < last_seq:
+        return stop(n + 1, f"seq {n + 1} is missing")
+    return _Folded(kind.name, state, head, n)
+
+
+def _checked_import(kind: StreamKind[Any], envelopes: Sequence[Mapping[str, Any]]) -> tuple[list[dict[str, Any]], Any]:
+    """The envelopes, each checked (exactly FORMAT.md's fields, the value limits, a canonical time, its link in
+    the chain from GENESIS, legal after the ones before), and the state they fold to."""
+    if isinstance(envelopes, (str, bytes)) or not isinstance(envelopes, Sequence) or not envelopes:
+        raise ImportRefused("the stream holds no events", 0, malformed=True)
+    state: Any = None
+    prev = GENESIS
+    checked = []
+    for n, obj in enumerate(envelopes, start=1):
+        if not isinstance(obj, Mapping) or set(obj) != set(EXPORT_KEYS):
+            raise ImportRefused(f"each event must be an object of exactly {', '.join(EXPORT_KEYS)}", n,
+                                malformed=True)
+        if type(obj["seq"]) is not int:
+            raise ImportRefused("seq must be an integer", n, malformed=True)
+        try:
+            check_event(obj["type"], obj["data"])
+            check_recorded_by(obj["recorded_by"])
+        except BadRequest as err:
+            raise ImportRefused(err.message, n, malformed=True) from err
+        try:
+            canonical = format_time(parse_time(obj["recorded_at"]))
+        except (ValueError, TypeError, AttributeError) as err:
+            raise ImportRefused(f"recorded_at: {err}", n, malformed=True) from err
+        if canonical != obj["recorded_at"]:
+            raise ImportRefused("recorded_at must read YYYY-MM-DDTHH:MM:SS.mmmZ", n, malformed=True)
+        env = {k: obj[k] for k in EXPORT_KEYS}
+        problem = link_problem(env, n, prev)
+        if problem is not None:
+            raise ImportRefused(problem, n)
+        try:
+            event = Event(n, env["type"], env["data"])
+            state = kind.apply(state, event) if n > 1 else kind.begin(event)
+        except IllegalEvent as e:
+            raise ImportRefused(f"{env['type']} refused: {e.reason}", n,
+                                malformed=isinstance(e, UnknownEventType)) from e
+        checked.append(env)
+        prev = env["hash"]
+    return checked, state
+
+
+def _title(data: Mapping[str, Any]) -> str | None:
+    """What lists show for a stream: its start event's `name` (a tournament) or `club` (a registry)."""
+    for key in ("name", "club"):
+        value = data.get(key)
+        if isinstance(value, str) and value:
+            return value[:MAX_TITLE_CHARS]
+    return None
+
+
+def _stream_row(
+    stream_id: str, kind: str, last_seq: int, created_at: datetime, updated_at: datetime, start: Mapping[str, Any]
+) -> dict[str, Any]:
+    return {"id": stream_id, "kind": kind, "last_seq": last_seq, "created_at": created_at,
+            "updated_at": updated_at, "title": _title(start)}
+
+
+def _event_row(stream_id: str, env: Mapping[str, Any], event_id: str | None) -> dict[str, Any]:
+    return {"stream_id": stream_id, "seq": env["seq"], "type": env["type"], "data": env["data"],
+            "recorded_at": parse_time(env["recorded_at"]), "recorded_by": env["recorded_by"],
+            "prev_hash": env["prev_hash"], "hash": env["hash"], "event_id": event_id}
+
+
+def _event_ids(events: Sequence[NewEvent]) -> list[str]:
+    """The batch's event_ids (events without one left out); a BadRequest when one repeats."""
+    ids = [e.event_id for e in events if e.event_id is not None]
+    if len(set(ids)) != len(ids):
+        raise BadRequest("event_id values repeat within the batch")
+    return ids
+
+
+def _refusal(e: IllegalEvent, seq: int, type: str) -> BadRequest | Refused:
+    if isinstance(e, UnknownEventType):  # as for matches: an unknown event type is the client's mistake (400)
+        return BadRequest(e.reason, seq=seq, type=type)
+    return Refused(e.reason, seq, type)
+
+
+def _broken(stream_id: str, folded: _Folded, consequence: str) -> ChainBroken:
+    check = folded.broken
+    seq = check.first_bad_seq if check is not None and check.first_bad_seq is not None else folded.seq + 1
+    why = check.reason if check is not None else "unreadable"
+    return ChainBroken(f"the stored events of stream {stream_id} stop verifying at seq {seq} ({why}): {consequence}",
+                       seq)
+
+
+__all__ = ["MAX_BATCH", "Kinds", "StreamNotFound", "StreamStore", "is_stream_id", "registry_kind"]
