@@ -1,8 +1,9 @@
 """The `scorebook` command line, on the Python API (`recorder.Scorebook`).
 
-Read-only commands (matches, scores, state, export, verify, token list) open the database without
-migrating it: a database behind the schema's head is an error naming `scorebook migrate`. The others
-(serve, migrate, import, demo, token create/revoke) bring the schema to head first.
+Read-only commands (matches, scores, state, export, verify, token list, players, tournament
+list/standings/export) open the database without migrating it: a database behind the schema's head is an
+error naming `scorebook migrate`. The others (serve, migrate, import, demo, token create/revoke, the club's
+writes) bring the schema to head first.
 
 Start-up is kept short: this module imports only typer at load time; the database layer, rich tables,
 and the web stack (FastAPI, uvicorn, Dash) are imported inside the commands that use them.
@@ -24,6 +25,12 @@ if TYPE_CHECKING:
 app = typer.Typer(help="Scorebook: record, replay and verify tabletop tile-game matches.", no_args_is_help=True)
 token_app = typer.Typer(help="Manage API tokens.", no_args_is_help=True)
 app.add_typer(token_app, name="token")
+players_app = typer.Typer(help="The club's registered players (a list without a subcommand).",
+                          invoke_without_command=True)
+app.add_typer(players_app, name="players")
+tournament_app = typer.Typer(help="Tournaments: create, enter, pair, results, standings, export.",
+                             no_args_is_help=True)
+app.add_typer(tournament_app, name="tournament")
 
 Db = Annotated[
     str | None,
@@ -490,6 +497,160 @@ def token_revoke(token_id: int, db: Db = None) -> None:
     if not _write(db).revoke_token(token_id):
         raise _fail(f"no active token {token_id}")
     _print(f"token {token_id} revoked")
+
+
+# -- the club: players and tournaments (recorder/clubs.py) ----------------------------------------------------
+
+By = Annotated[str, typer.Option("--by", help="who records it (the events' recorded_by)")]
+
+
+def _club(db: str | None, write: bool) -> Any:
+    return (_write(db) if write else _read(db)).clubs
+
+
+def _club_call(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    from recorder.errors import StoreError
+
+    try:
+        return fn(*args, **kwargs)
+    except StoreError as e:
+        raise _fail(e.message) from e
+
+
+@players_app.callback()
+def players(ctx: typer.Context, as_json: Annotated[bool, typer.Option("--json")] = False, db: Db = None) -> None:
+    """List the registered players (merged ids shown under the one they went into)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    found = [p.to_json() for p in _club(db, False).club_players()]
+    if as_json:
+        _print_json(found)
+        return
+    for p in found:
+        extra = [f"club {p['club']}"] if p["club"] else []
+        extra += [f"also {', '.join(p['aliases'])}"] if p["aliases"] else []
+        _print(f"{p['id']}\t{p['name']}" + (f"\t({'; '.join(extra)})" if extra else ""))
+
+
+@players_app.command("add")
+def players_add(player: str, name: str, club: Annotated[str | None, typer.Option()] = None, by: By = "cli",
+                db: Db = None) -> None:
+    """Register a player under a stable id."""
+    _print_json(_club_call(_club(db, True).register_player, player, name, by, club=club))
+
+
+@players_app.command("alias")
+def players_alias(player: str, alias: str, by: By = "cli", db: Db = None) -> None:
+    """Add a name that older matches use for this player."""
+    _print_json(_club_call(_club(db, True).add_alias, player, alias, by))
+
+
+@players_app.command("merge")
+def players_merge(player: str, into: str, by: By = "cli", db: Db = None) -> None:
+    """Merge PLAYER into INTO (the same person): every read follows it."""
+    _print_json(_club_call(_club(db, True).merge_players, player, into, by))
+
+
+@tournament_app.command("list")
+def tournament_list(db: Db = None) -> None:
+    """Every tournament, latest first."""
+    _print_json(_club(db, False).tournaments())
+
+
+@tournament_app.command("create")
+def tournament_create(
+    name: str,
+    game: Annotated[str, typer.Option(help="the game played at every table")],
+    rounds: Annotated[int, typer.Option(help="how many rounds")],
+    format: Annotated[str, typer.Option("--format", help="swiss (two players a table) or tables (3 to 8)")] = "swiss",
+    table_size: Annotated[int, typer.Option(help="players a table (swiss: 2)")] = 2,
+    date: Annotated[str | None, typer.Option(help="the day it is played, YYYY-MM-DD")] = None,
+    tournament_id: Annotated[str | None, typer.Option("--id", help="its id (default: a new one)")] = None,
+    by: By = "cli",
+    db: Db = None,
+) -> None:
+    """Create a tournament; prints its id."""
+    data: dict[str, Any] = {"name": name, "game": game, "format": format, "rounds": rounds, "table_size": table_size}
+    if date:
+        data["date"] = date
+    _print(_club_call(_club(db, True).create_tournament, data, by, tournament_id))
+
+
+@tournament_app.command("enter")
+def tournament_enter(tournament_id: str, players: list[str],
+                     name: Annotated[str | None, typer.Option(help="for one player not registered")] = None,
+                     by: By = "cli", db: Db = None) -> None:
+    """Enter registered players (or one free name with --name)."""
+    clubs = _club(db, True)
+    for player in players:
+        _club_call(clubs.enter, tournament_id, player, by, name)
+    _print(f"{len(players)} entered")
+
+
+@tournament_app.command("pair")
+def tournament_pair(tournament_id: str, by: By = "cli", db: Db = None) -> None:
+    """Take the finished matches' results, then pair the next round; prints its tables."""
+    data = _club_call(_club(db, True).pair, tournament_id, by)
+    for t in data["tables"]:
+        _print(f"round {data['round']} table {t['table']}: {', '.join(t['seats'])}")
+    for p in data["byes"]:
+        _print(f"round {data['round']} bye: {p}")
+
+
+@tournament_app.command("results")
+def tournament_results(tournament_id: str, by: By = "cli", db: Db = None) -> None:
+    """Take the results of the tables whose matches have finished."""
+    _print(f"{_club_call(_club(db, True).collect_results, tournament_id, by)} results taken")
+
+
+@tournament_app.command("standings")
+def tournament_standings(
+    tournament_id: str,
+    as_csv: Annotated[bool, typer.Option("--csv", help="CSV, for a spreadsheet")] = False,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+    db: Db = None,
+) -> None:
+    """The standings (match points, then Buchholz, game points, spread) and the missing results."""
+    clubs = _club(db, False)
+    if as_csv:
+        sys.stdout.write(_club_call(clubs.standings_csv, tournament_id))
+        return
+    rows = [s.to_json() for s in _club_call(clubs.standings, tournament_id)]
+    missing = clubs.tournament_json(tournament_id)["missing_results"]
+    if as_json:
+        _print_json({"standings": rows, "missing": missing})
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"standings · {len(missing)} results missing" if missing else "standings")
+    for c in ("#", "player", "points", "Buchholz", "game points", "spread", "played"):
+        table.add_column(c, justify="right" if c not in ("player",) else "left")
+    for r in rows:
+        table.add_row(str(r["rank"]), r["name"], f"{r['match_points']:g}", f"{r['buchholz']:g}",
+                      str(r["game_points"]), str(r["spread"]), str(r["played"]))
+    Console().print(table)
+
+
+@tournament_app.command("export")
+def tournament_export(
+    tournament_id: str,
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="File to write (default stdout)")] = None,
+    db: Db = None,
+) -> None:
+    """The whole tournament and its matches as one file, every hash included (imported by `tournament import`)."""
+    text = _club_call(_club(db, False).archive, tournament_id)
+    if output:
+        output.write_text(text, encoding="utf-8")
+        _print(f"tournament {tournament_id} written to {output}", stderr=True)
+    else:
+        sys.stdout.write(text)
+
+
+@tournament_app.command("import")
+def tournament_import(file: Path, by: By = "cli", db: Db = None) -> None:
+    """Store a tournament archive: its matches under their own ids, then the tournament, every hash kept."""
+    _print_json(_club_call(_club(db, True).import_archive, file.read_text(encoding="utf-8"), by))
 
 
 if __name__ == "__main__":

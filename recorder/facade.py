@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
@@ -56,6 +56,9 @@ from recorder.store import EventStore, ImportSource
 from recorder.tables import Match, StoredEvent
 from recorder.visibility import EVERYTHING, Viewer, redacted_matches, sees_everything_always, view_of
 
+if TYPE_CHECKING:  # recorder.clubs builds on the facade; it is imported when first used
+    from recorder.clubs import Clubs
+
 
 class Scorebook:
     """A Scorebook database: matches, their hash-chained events, scores, states, and API tokens."""
@@ -72,6 +75,7 @@ class Scorebook:
         self._sessions: Sessions | None = None
         self._sessions_lock = threading.Lock()
         self.projector = FactsProjector(store)
+        self._clubs: Clubs | None = None
 
     # -- opening -----------------------------------------------------------------------------------
 
@@ -104,6 +108,15 @@ class Scorebook:
         """An engine whose schema is already at head (the tests' fixtures); nothing is migrated.
         `cache_bytes` bounds the fold cache (default $SCOREBOOK_CACHE_MB MiB, else 256 MiB)."""
         return cls(EventStore(engine, cache_size, cache_bytes=cache_bytes), session_secret=session_secret)
+
+    @property
+    def clubs(self) -> Clubs:
+        """The club streams: the player registry, tournaments, standings and ratings (recorder/clubs.py)."""
+        if self._clubs is None:
+            from recorder.clubs import Clubs
+
+            self._clubs = Clubs(self)
+        return self._clubs
 
     def close(self) -> None:
         """Close the engine's pooled connections."""

@@ -436,10 +436,14 @@ class EventStore:
 
     # -- backup and restore (the file: recorder/backup.py) ------------------------------------------
 
-    def backup_matches(self) -> Iterator[BackupMatch]:
-        """Every match as stored, oldest first, with its events (and their event_ids) and its imports."""
+    def backup_matches(self, only: Sequence[str] | None = None) -> Iterator[BackupMatch]:
+        """Every match as stored (or those of `only`), oldest first, with its events (and their event_ids) and
+        its imports."""
         with Session(self.engine) as s:
-            ids = s.exec(select(Match.id, Match.created_at).order_by(col(Match.created_at), col(Match.id))).all()
+            q = select(Match.id, Match.created_at)
+            if only is not None:
+                q = q.where(col(Match.id).in_(list(only)))
+            ids = s.exec(q.order_by(col(Match.created_at), col(Match.id))).all()
         for match_id, created_at in ids:
             with Session(self.engine) as s:
                 rows = s.exec(

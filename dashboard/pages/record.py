@@ -39,12 +39,25 @@ def player_id(name: str, taken: Sequence[str]) -> str:
     return pid
 
 
-def players_from(names: Sequence[str | None]) -> list[dict[str, str]]:
+def players_from(names: Sequence[str | None], registered: Mapping[str, str] | None = None) -> list[dict[str, str]]:
+    """The seats as match_started's players. A name that is a registered player's (or one of their aliases:
+    `registered` maps each, lower-cased, to the id) takes that player's id; any other name is a free one."""
     players: list[dict[str, str]] = []
     for name in names:
         clean = " ".join((name or "").split())
-        players.append({"id": player_id(clean, [p["id"] for p in players]), "name": clean})
+        known = (registered or {}).get(clean.lower())
+        taken = [p["id"] for p in players]
+        players.append({"id": known if known and known not in taken else player_id(clean, taken), "name": clean})
     return players
+
+
+def registered_names(sb: Scorebook) -> dict[str, str]:
+    """Every registered player's name and aliases, lower-cased, to their id (recorder/clubs.py)."""
+    out: dict[str, str] = {}
+    for p in sb.clubs.club_players():
+        for name in (p.name, *p.aliases):
+            out.setdefault(name.lower(), p.id)
+    return out
 
 
 def option_kind(option: Option) -> str:
@@ -152,13 +165,14 @@ def read_meta(tournament: Any, round_: Any, table: Any, day: Any) -> dict[str, A
 
 
 def match_data(game: str, names: Sequence[str | None], option_values: Mapping[str, Any],
-               meta: Mapping[str, Any]) -> dict[str, Any]:
-    """match_started's data from the form: only options that differ from their defaults are written."""
+               meta: Mapping[str, Any], registered: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """match_started's data from the form: only options that differ from their defaults are written; seats
+    named as a registered player are that player (`players_from`)."""
     spec = get_game(game).descriptor
     missing = [i + 1 for i, n in enumerate(names) if not (n or "").strip()]
     if missing:
         raise ValueError(f"seat {missing[0]} needs a name")
-    players = players_from(names)
+    players = players_from(names, registered)
     options = {}
     for name, opt in spec.options.items():
         if name in option_values:
@@ -190,7 +204,9 @@ def layout(sb: Scorebook) -> html.Div:
     who = principal(sb)
     if who is None:
         return sign_in_prompt("/record")
-    known = sorted(set(sb.players().values()), key=str.lower)
+    # the club's registered players first, then every name seen in a match
+    club = [p.name for p in sb.clubs.club_players()]
+    known = club + sorted(set(sb.players().values()) - set(club), key=str.lower)
     going, _ = sb.matches(status="in_progress", limit=CONTINUE)
     game = GAME_NAMES[0]
     low = get_game(game).descriptor.min_players
@@ -309,7 +325,8 @@ def register(app: Dash, sb: Scorebook) -> None:
         values, ids, tournament, round_, table, day = args[SEATS:]
         option_values = {i["name"]: v for i, v in zip(ids, values, strict=True)}
         try:
-            data = match_data(game, names, option_values, read_meta(tournament, round_, table, day))
+            data = match_data(game, names, option_values, read_meta(tournament, round_, table, day),
+                              registered_names(sb))
             match_id = start(sb, principal(sb), data, (send or {}).get("event_id"))
         except ValueError as e:
             return f"Not started: {e}", no_update

@@ -80,5 +80,6 @@ def require(role: str) -> Callable[[Principal], Coroutine[Any, Any, Principal]]:
 
 
 Recorder = Annotated[Principal, Depends(require("recorder"))]
+Referee = Annotated[Principal, Depends(require("referee"))]
 Admin = Annotated[Principal, Depends(require("admin"))]
 Reader = Annotated[Viewer, Depends(viewer)]
