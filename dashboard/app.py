@@ -1,5 +1,6 @@
 """The Dash app: a header (with who is signed in), a router on the URL path, and the pages: matches, replay,
-statistics, and the scorepad's two (`/record`, `/record/<id>`)."""
+statistics, players, tournaments (`/tournaments`, `/tournaments/<id>`), ratings, and the scorepad's two
+(`/record`, `/record/<id>`)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from urllib.parse import unquote
 from dash import Dash, Input, Output, State, dcc, html
 
 from dashboard.model import PositionCache, ReplayCache
-from dashboard.pages import matches, pad, players, record, replay, stats
+from dashboard.pages import matches, pad, players, ratings, record, replay, stats, tournaments
 from dashboard.pages.signin import principal, whoami
 from recorder.facade import Scorebook
 
@@ -37,6 +38,8 @@ def create_dash(sb: Scorebook) -> Dash:
                 dcc.Link("Matches", href="/", className="nav-link", id="nav-matches"),
                 dcc.Link("Statistics", href="/stats", className="nav-link", id="nav-stats"),
                 dcc.Link("Players", href="/players", className="nav-link", id="nav-players"),
+                dcc.Link("Tournaments", href="/tournaments", className="nav-link", id="nav-tournaments"),
+                dcc.Link("Ratings", href="/ratings", className="nav-link", id="nav-ratings"),
                 dcc.Link("Record", href="/record", className="nav-link", id="nav-record"),
                 html.A("API", href="/docs", className="nav-link"),
             ]),
@@ -60,6 +63,12 @@ def create_dash(sb: Scorebook) -> Dash:
             return players.index(sb)
         if path.startswith("/players/"):
             return players.layout(sb, unquote(path.removeprefix("/players/")))
+        if path == "/tournaments":
+            return tournaments.index(sb)
+        if path.startswith("/tournaments/"):
+            return tournaments.layout(sb, unquote(path.removeprefix("/tournaments/")), search)
+        if path == "/ratings":
+            return ratings.layout(sb, search)
         if path.startswith("/matches/"):
             return replay.layout(sb, cache, path.removeprefix("/matches/"), search)
         if path == "/record":
