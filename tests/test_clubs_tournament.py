@@ -174,7 +174,8 @@ def test_a_withdrawn_player_is_not_seated_again() -> None:
 
 def test_a_round_waits_for_the_last_one_to_be_complete() -> None:
     state = fold(*FOUR, *PLAYED_1[:3])
-    refused(state, paired(2, ["ann", "cy"], ["bo", "dee"]), "round 1 is not complete; no result yet at table 2 (cy, dee)")
+    refused(state, paired(2, ["ann", "cy"], ["bo", "dee"]),
+            "round 1 is not complete; no result yet at table 2 (cy, dee)")
     assert missing_results(state) == [(1, 2, ("cy", "dee"))]
     assert state.complete(0) and not state.complete(1)
 

@@ -4,10 +4,13 @@ same tournament every time (no lot is drawn: every tie is broken by the standing
 The standing order is the entry order for round 1, then `standings.standing_order` (match points, Buchholz,
 game points, spread, id). Withdrawn players are left out; late entrants stand where their points put them.
 
-- **swiss** (2 a table): top-down, each player meets the highest-placed player they have not met yet. The
-  search backtracks, so a rematch happens only when every pairing of the round has one (and then as few as
-  can be). With an odd count the bye goes to the lowest-placed player who has had the fewest byes (none,
-  while anyone has had none) and whose bye leaves a pairing without rematches, if any does.
+- **swiss** (2 a table): top-down, each player meets the highest-placed player they have not met yet, as
+  long as the others can still be paired without a rematch; a rematch happens only when every pairing of the
+  round has one, and then as few as can be. (This is the pairing a backtracking search finds; a maximum
+  matching of the "have not met" graph, Edmonds' blossom algorithm, says at each step how few rematches the
+  rest needs, so no search is made and a round of a hundred players takes a fraction of a second.) With an
+  odd count the bye goes to a player with the fewest byes so far, the one whose bye leaves the fewest
+  rematches, then the lowest-placed.
 - **tables** (3 to 8): as many full tables as fit; the rest spread so that no table seats fewer than the
   game's minimum (byes, to the lowest-placed with the fewest byes, only if no spread fits). Tables are filled
   down the standings (table 1 the top group), then players of neighbouring tables are swapped, the best swap

@@ -7,7 +7,7 @@ The rating shown is the ordinal mu − 3·sigma: a skill the player is very like
 
 A match ranks its players: the winners first (rank 1, a draw among them), the others by their totals, higher
 first, equal totals sharing a rank. Matches are taken in order of (date, match id); a match id seen twice
-counts once. Players are counted under their registry id (`canonical`: merges and aliases followed); a match
+counts once. Players are counted under their registry id (`canonical`: merges followed); a match
 left with fewer than 2 distinct players is skipped, and a player named twice in one match (two ids of one
 person) counts once, with the better of their places.
 

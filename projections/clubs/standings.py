@@ -76,8 +76,11 @@ def standings(state: Tournament, canonical: Callable[[str], str] = _same) -> lis
     """Every entrant (withdrawn ones too, marked), best first."""
     tallies: dict[str, _Tally] = {}
     for pid, entrant in state.entrants.items():
-        tally = tallies.setdefault(canonical(pid), _Tally(entrant.name))
+        kept = canonical(pid)
+        tally = tallies.setdefault(kept, _Tally(entrant.name))
         tally.active = tally.active or not entrant.withdrawn
+        if pid == kept:  # merged entries stand under the kept id's own name
+            tally.name = entrant.name
 
     def of(pid: str) -> _Tally:
         return tallies.setdefault(canonical(pid), _Tally(pid))  # every seated player has entered: a guard
