@@ -16,6 +16,11 @@ from recorder.api.errors import responses
 
 router = APIRouter(tags=["club"])
 
+
+class JSONLines(PlainTextResponse):
+    media_type = "application/x-ndjson"
+
+
 PlayerId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[a-z0-9_-]+$")]
 TournamentId = Annotated[str, Field(min_length=1, max_length=32)]
 
@@ -150,6 +155,30 @@ class ArchiveImported(BaseModel):
     matches_added: int
 
 
+class TournamentDetail(BaseModel):
+    id: str
+    name: str
+    game: str
+    format: str
+    rounds: int
+    table_size: int
+    scoring: dict[str, float]
+    date: str | None = None
+    meta: dict[str, Any] = {}
+    closed: bool
+    current_round: int
+    entrants: list[dict[str, Any]]
+    paired_rounds: list[dict[str, Any]] = Field(description="each round: its tables (seats, match, forfeits, result)")
+    missing_results: list[dict[str, Any]]
+
+
+class RoundOut(BaseModel):
+    round: int
+    tables: list[TableIn]
+    byes: list[str]
+    by_hand: bool
+
+
 class RatingsOut(BaseModel):
     ratings: dict[str, dict[str, Any]] = Field(description="per game: players best first, and each one's history")
 
@@ -163,7 +192,7 @@ def list_players(sb: Book) -> dict[str, Any]:
 
 
 @router.post("/players", status_code=201, summary="Register a player", response_model=ClubPlayer,
-             responses=responses(400, 401, 403, 422, s422="The id is taken (`illegal_event`)"))
+             responses=responses(400, 401, 403, 413, 422, s422="The id is taken (`illegal_event`)"))
 def register_player(sb: Book, who: Recorder, body: NewPlayer) -> dict[str, Any]:
     return sb.clubs.register_player(body.player, body.name, who.name, club=body.club)
 
@@ -175,13 +204,13 @@ def player_page(sb: Book, player_id: str) -> dict[str, Any]:
 
 
 @router.post("/players/{player_id}/aliases", summary="Add a name older matches use for this player",
-             response_model=ClubPlayer, responses=responses(400, 401, 403, 422))
+             response_model=ClubPlayer, responses=responses(400, 401, 403, 404, 413, 422))
 def add_alias(sb: Book, who: Recorder, player_id: str, body: AliasIn) -> dict[str, Any]:
     return sb.clubs.add_alias(player_id, body.alias, who.name)
 
 
 @router.post("/players/{player_id}/merge", summary="Merge this id into another (the same person)",
-             response_model=ClubPlayer, responses=responses(400, 401, 403, 422))
+             response_model=ClubPlayer, responses=responses(400, 401, 403, 404, 413, 422))
 def merge_players(sb: Book, who: Referee, player_id: str, body: MergeIn) -> dict[str, Any]:
     return sb.clubs.merge_players(player_id, body.into, who.name)
 
@@ -195,7 +224,7 @@ def ratings(sb: Book, game: Annotated[str | None, Query(max_length=32)] = None) 
 # -- tournaments ------------------------------------------------------------------------------------------
 
 TOURNAMENT = "/tournaments/{tournament_id}"
-TABLE = TOURNAMENT + "/rounds/{round_}/tables/{table}"
+TABLE = TOURNAMENT + "/rounds/{round}/tables/{table}"
 
 
 @router.get("/tournaments", summary="Every tournament, latest first", response_model=TournamentsOut)
@@ -204,14 +233,14 @@ def list_tournaments(sb: Book) -> dict[str, Any]:
 
 
 @router.post("/tournaments", status_code=201, summary="Create a tournament", response_model=TournamentCreated,
-             responses=responses(400, 401, 403, 409, 422))
+             responses=responses(400, 401, 403, 409, 413, 422))
 def create_tournament(sb: Book, who: Referee, body: TournamentIn) -> dict[str, Any]:
     data = body.model_dump(exclude_none=True, exclude={"id"})
     return {"tournament_id": sb.clubs.create_tournament(data, who.name, body.id)}
 
 
 @router.post("/tournaments/import", status_code=201, summary="Import a tournament archive (every hash kept)",
-             response_model=ArchiveImported, responses=responses(400, 401, 403, 409, 422))
+             response_model=ArchiveImported, responses=responses(400, 401, 403, 409, 413, 422))
 async def import_tournament(sb: Book, who: Referee, request: Request) -> dict[str, Any]:
     text = (await request.body()).decode("utf-8", "replace")
     from starlette.concurrency import run_in_threadpool
@@ -220,20 +249,20 @@ async def import_tournament(sb: Book, who: Referee, request: Request) -> dict[st
 
 
 @router.get(TOURNAMENT, summary="A tournament: entries, rounds, tables, results, missing results",
-            responses=responses(404))
+            response_model=TournamentDetail, responses=responses(404))
 def tournament(sb: Book, tournament_id: str) -> dict[str, Any]:
     return sb.clubs.tournament_json(tournament_id)
 
 
 @router.post(TOURNAMENT + "/entries", status_code=201, summary="Enter a player", response_model=Done,
-             responses=responses(400, 401, 403, 404, 422))
+             responses=responses(400, 401, 403, 404, 409, 413, 422))
 def enter(sb: Book, who: Referee, tournament_id: str, body: EntryIn) -> dict[str, Any]:
     sb.clubs.enter(tournament_id, body.player, who.name, body.name)
     return {"tournament_id": tournament_id}
 
 
 @router.post(TOURNAMENT + "/withdrawals", summary="Withdraw a player from later rounds", response_model=Done,
-             responses=responses(400, 401, 403, 404, 422))
+             responses=responses(400, 401, 403, 404, 409, 413, 422))
 def withdraw(sb: Book, who: Referee, tournament_id: str, body: WithdrawIn) -> dict[str, Any]:
     sb.clubs.withdraw(tournament_id, body.player, who.name)
     return {"tournament_id": tournament_id}
@@ -242,7 +271,8 @@ def withdraw(sb: Book, who: Referee, tournament_id: str, body: WithdrawIn) -> di
 @router.post(TOURNAMENT + "/rounds", status_code=201, summary="Pair the next round",
              description="Results of finished matches are taken first. Without a body the round is paired by the "
              "tournament's method (docs/TOURNAMENTS.md); with `tables` (and `byes`) it is paired by hand.",
-             responses=responses(400, 401, 403, 404, 422, s422="The round cannot be paired yet (the reason)"))
+             response_model=RoundOut,
+             responses=responses(400, 401, 403, 404, 409, 413, 422, s422="The round cannot be paired yet (the reason)"))
 def pair_round(sb: Book, who: Referee, tournament_id: str,
                body: Annotated[PairIn | None, Body()] = None) -> dict[str, Any]:
     if body is None or body.tables is None:
@@ -252,35 +282,35 @@ def pair_round(sb: Book, who: Referee, tournament_id: str,
 
 
 @router.post(TABLE + "/match", status_code=201, summary="Start the table's match (its seats, the game)",
-             response_model=MatchStarted, responses=responses(400, 401, 403, 404, 422))
-def start_table(sb: Book, who: Referee, tournament_id: str, round_: int, table: int,
+             response_model=MatchStarted, responses=responses(400, 401, 403, 404, 409, 413, 422))
+def start_table(sb: Book, who: Referee, tournament_id: str, round: int, table: int,
                 body: Annotated[StartTableIn | None, Body()] = None) -> dict[str, Any]:
     options = body.options if body is not None else {}
-    return {"match_id": sb.clubs.start_table(tournament_id, round_, table, who.name, options)}
+    return {"match_id": sb.clubs.start_table(tournament_id, round, table, who.name, options)}
 
 
 @router.post(TABLE + "/assign", summary="Assign a stored match to the table", response_model=Done,
-             responses=responses(400, 401, 403, 404, 422))
-def assign(sb: Book, who: Referee, tournament_id: str, round_: int, table: int, body: AssignIn) -> dict[str, Any]:
-    sb.clubs.assign(tournament_id, round_, table, body.match_id, who.name)
+             responses=responses(400, 401, 403, 404, 409, 413, 422))
+def assign(sb: Book, who: Referee, tournament_id: str, round: int, table: int, body: AssignIn) -> dict[str, Any]:
+    sb.clubs.assign(tournament_id, round, table, body.match_id, who.name)
     return {"tournament_id": tournament_id}
 
 
 @router.post(TABLE + "/forfeit", summary="Record forfeits at a table", response_model=Done,
-             responses=responses(400, 401, 403, 404, 422))
-def forfeit(sb: Book, who: Referee, tournament_id: str, round_: int, table: int, body: ForfeitIn) -> dict[str, Any]:
-    sb.clubs.forfeit(tournament_id, round_, table, body.players, who.name)
+             responses=responses(400, 401, 403, 404, 409, 413, 422))
+def forfeit(sb: Book, who: Referee, tournament_id: str, round: int, table: int, body: ForfeitIn) -> dict[str, Any]:
+    sb.clubs.forfeit(tournament_id, round, table, body.players, who.name)
     return {"tournament_id": tournament_id}
 
 
 @router.post(TOURNAMENT + "/results", summary="Take the results of the tables' finished matches",
-             response_model=Done, responses=responses(401, 403, 404, 422))
+             response_model=Done, responses=responses(401, 403, 404, 409, 422))
 def collect(sb: Book, who: Referee, tournament_id: str) -> dict[str, Any]:
     return {"tournament_id": tournament_id, "taken": sb.clubs.collect_results(tournament_id, who.name)}
 
 
 @router.post(TOURNAMENT + "/close", summary="Close the tournament (results taken first)", response_model=Done,
-             responses=responses(401, 403, 404, 422))
+             responses=responses(401, 403, 404, 409, 422))
 def close(sb: Book, who: Referee, tournament_id: str) -> dict[str, Any]:
     sb.clubs.close(tournament_id, who.name)
     return {"tournament_id": tournament_id}
@@ -299,7 +329,11 @@ def standings(sb: Book, tournament_id: str,
 
 
 @router.get(TOURNAMENT + "/archive", summary="The whole tournament and its matches as one file (every hash)",
-            responses=responses(404))
-def archive(sb: Book, tournament_id: str) -> PlainTextResponse:
-    return PlainTextResponse(sb.clubs.archive(tournament_id), media_type="application/x-ndjson",
-                             headers={"Content-Disposition": f'attachment; filename="{tournament_id}.jsonl"'})
+            response_class=JSONLines,
+            responses={200: {"description": "JSON Lines: the header, the tournament's events, its matches as in a "
+                             "backup file; POST /api/tournaments/import stores it",
+                             "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
+                       **responses(404)})
+def archive(sb: Book, tournament_id: str) -> JSONLines:
+    disposition = f'attachment; filename="{tournament_id}.jsonl"'
+    return JSONLines(sb.clubs.archive(tournament_id), headers={"Content-Disposition": disposition})
