@@ -20,6 +20,7 @@ import csv
 import io
 import json
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Protocol
 
 from sqlalchemy.engine import Engine
@@ -30,6 +31,7 @@ from projections.clubs.players import ClubPlayer, Registry
 from projections.clubs.ratings import GameRatings, ratings, results_from_facts
 from projections.clubs.standings import Standing, standings
 from projections.clubs.tournament import Tournament
+from projections.clubs.tournament import to_json as tournament_to_json
 from projections.errors import IllegalEvent
 from projections.stats import MatchFacts, distinct
 from recorder.backup import backup_lines, read_backup
@@ -130,7 +132,8 @@ class Clubs:
         return reg.players(self.registry())
 
     def _player_json(self, player: str) -> dict[str, Any]:
-        found = reg.player(self.registry(), reg.canonical(self.registry(), player))
+        registry = self.registry()
+        found = reg.player(registry, reg.canonical(registry, player))
         if found is None:
             raise PlayerNotFound(f"no player {player!r}")
         return found.to_json()
@@ -211,9 +214,7 @@ class Clubs:
         return state  # type: ignore[no-any-return]
 
     def tournament_json(self, tournament_id: str) -> dict[str, Any]:
-        from projections.clubs.tournament import to_json
-
-        return {"id": tournament_id, **to_json(self.tournament(tournament_id))}
+        return {"id": tournament_id, **tournament_to_json(self.tournament(tournament_id))}
 
     def enter(self, tournament_id: str, player: str, by: str, name: str | None = None) -> None:
         """Enter a player: by registered id (their name from the registry), or a free name with an id."""
@@ -357,8 +358,6 @@ def _table(state: Tournament, round_: int, table: int) -> Any:
 
 def _registered_facts(facts: Sequence[MatchFacts], of: Callable[[str, str], str]) -> list[MatchFacts]:
     """The facts with each seat's id replaced by the registered player it is (merges and aliases followed)."""
-    from dataclasses import replace
-
     out = []
     for f in facts:
         ids = {p: of(p, n) for p, n in f.players}

@@ -20,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import partial
+from operator import attrgetter
 from typing import Any
 
 from sqlalchemy import func, insert, tuple_
@@ -66,11 +67,13 @@ from recorder.tables import (
     MatchPlayer,
     MatchSnapshot,
     StoredEvent,
+    retried_envelopes,
     served_envelope,
     utcnow,
 )
 
 MAX_BATCH = 1000
+_MATCH_OF = attrgetter("match_id")  # the stream a stored event row belongs to
 MATCHES = Match.__table__  # type: ignore[attr-defined]
 MATCH_PLAYERS = MatchPlayer.__table__  # type: ignore[attr-defined]
 SNAPSHOTS_TABLE = MatchSnapshot.__table__  # type: ignore[attr-defined]
@@ -381,17 +384,7 @@ class EventStore:
         self, conn: Connection, match_id: str, events: Sequence[NewEvent], ids: list[str]
     ) -> list[dict[str, Any]] | None:
         stored = {r.event_id: r for r in conn.execute(core_select(*EVENTS.c).where(EVENTS.c.event_id.in_(ids)))}
-        if not stored:
-            return None
-        same = len(stored) == len(events) == len(ids) and all(
-            (r := stored[e.event_id]).match_id == match_id and r.type == e.type and r.data == e.data
-            for e in events
-            if e.event_id is not None
-        )
-        if not same:
-            used = next(i for i in ids if i in stored)
-            raise Conflict(f"event_id {used!r} was already stored with different content or in another batch")
-        return [served_envelope(stored[e.event_id]) for e in events if e.event_id is not None]
+        return retried_envelopes(stored, match_id, _MATCH_OF, events, ids)
 
     def _lock_match(
         self, conn: Connection, match_id: str, cur: Any = None, event_ids: Sequence[str] = ()

@@ -21,6 +21,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from operator import attrgetter
 from typing import Any
 
 from sqlalchemy import insert, select, update
@@ -45,11 +46,12 @@ from recorder.logfile import (
     parse_time,
 )
 from recorder.stream_tables import STREAM_EVENTS, STREAMS
-from recorder.tables import served_envelope, stored_envelope, utcnow
+from recorder.tables import retried_envelopes, served_envelope, stored_envelope, utcnow
 
 MAX_BATCH = 1000  # events per append, as for matches
 CACHE_ENTRIES = 256  # folds kept in memory, least recently used dropped first
 MAX_TITLE_CHARS = 200  # streams.title is VARCHAR(200)
+_STREAM_OF = attrgetter("stream_id")  # the stream a stored event row belongs to
 _STREAM_ID = re.compile("[a-z0-9_-]{1,32}")
 
 Kinds = Callable[[str], StreamKind[Any]]
@@ -252,17 +254,7 @@ class StreamStore:
         """What was stored for these events' event_ids when every one was, with the same content, in this
         stream (a retried request); None when none was; a Conflict otherwise."""
         stored = {r.event_id: r for r in conn.execute(select(STREAM_EVENTS).where(STREAM_EVENTS.c.event_id.in_(ids)))}
-        if not stored:
-            return None
-        same = len(stored) == len(events) == len(ids) and all(
-            (r := stored[e.event_id]).stream_id == stream_id and r.type == e.type and r.data == e.data
-            for e in events
-            if e.event_id is not None
-        )
-        if not same:
-            used = next(i for i in ids if i in stored)
-            raise Conflict(f"event_id {used!r} was already stored with different content or in another batch")
-        return [served_envelope(stored[e.event_id]) for e in events if e.event_id is not None]
+        return retried_envelopes(stored, stream_id, _STREAM_OF, events, ids)
 
     def import_stream(
         self, kind: str, envelopes: Sequence[Mapping[str, Any]], recorded_by: str, stream_id: str | None = None
