@@ -261,7 +261,7 @@ def state(match_id: str, at: At = None, db: Db = None) -> None:
 @app.command()
 def verify(
     target: Annotated[str | None, typer.Argument(help="A match id, or an exported file")] = None,
-    all_: Annotated[bool, typer.Option("--all", help="Every stored match: a summary")] = False,
+    all_: Annotated[bool, typer.Option("--all", help="Every stored match and club stream: a summary")] = False,
     db: Db = None,
 ) -> None:
     """Check a hash chain: of a stored match, of an exported file, or of every match (--all). Exits 1 when broken."""
@@ -317,8 +317,8 @@ def doctor(
     repair: Annotated[bool, typer.Option("--repair", help="Put missing append-only triggers back")] = False,
     db: Db = None,
 ) -> None:
-    """Check the database: schema at head, append-only triggers, every match's hash chain. Exits 1 when
-    something is wrong. With --repair, missing triggers are put back (the chains are only reported)."""
+    """Check the database: schema at head, append-only triggers, every match's and club stream's hash chain.
+    Exits 1 when something is wrong. With --repair, missing triggers are put back (the chains are only reported)."""
     from recorder.errors import SchemaBehind
     from recorder.facade import Scorebook
     from recorder.migrate import current_revisions
@@ -344,13 +344,14 @@ def doctor(
         else:
             typer.echo("append-only triggers: present")
         summary = sb.verify_all()
+        counted = f"{summary.matches} matches, {summary.streams} club streams, {summary.events} events"
         if summary.ok:
-            typer.echo(f"hash chains: {summary.matches} matches, {summary.events} events, all intact")
+            typer.echo(f"hash chains: {counted}, all intact")
         else:
-            typer.echo(f"hash chains: {summary.matches} matches, {summary.events} events, "
-                       f"BROKEN in {len(summary.broken)}:")
+            typer.echo(f"hash chains: {counted}, BROKEN in {len(summary.broken)}:")
             for b in summary.broken:
-                typer.echo(f"  {b['match_id']} at seq {b['first_bad_seq']}: {b['reason']}")
+                owner = b.get("match_id") or f"club stream {b['stream_id']}"
+                typer.echo(f"  {owner} at seq {b['first_bad_seq']}: {b['reason']}")
             wrong = True
     if wrong:
         raise typer.Exit(1)

@@ -221,6 +221,7 @@ class Scorebook:
             "game": fold.game.name,
             "seq": fold.seq,
             "superseded": sorted(fold.superseded_by),
+            "rules_version": fold.game.rules_version,
             "state": redact_state(fold.game.descriptor, fold.game.to_json(fold.state), view),
         }
 
@@ -408,8 +409,8 @@ class Scorebook:
             repair_triggers(conn)
 
     def verify_all(self) -> ChainSummary:
-        """Every match's hash chain, and that its events reach the match's last seq (a deleted tail
-        leaves a chain that verifies). A match that cannot even be read counts as broken."""
+        """Every match's and club stream's (players, tournaments) hash chain, and that its events reach its last
+        seq (a deleted tail leaves a chain that verifies). One that cannot even be read counts as broken."""
         with Session(self.engine) as s:
             heads = s.exec(select(Match.id, Match.last_seq).order_by(col(Match.created_at), col(Match.id))).all()
         summary = ChainSummary()
@@ -423,14 +424,22 @@ class Scorebook:
                 check = ChainCheck(False, check.events, min(check.events, last_seq) + 1,
                                    f"the events end at seq {check.events}, the match's last seq is {last_seq}")
             summary.add(match_id, check)
+        streams = self.clubs.streams
+        for stream in streams.streams():
+            try:
+                check = streams.verify(stream["id"])
+            except Exception as e:  # as for a match
+                check = ChainCheck(False, 0, 1, f"unreadable: {type(e).__name__}: {e}")
+            summary.add(stream["id"], check, stream=True)
         return summary
 
 
 @dataclass
 class ChainSummary:
-    """`verify_all`'s answer: how many matches and events were checked, and the broken ones."""
+    """`verify_all`'s answer: how many matches, club streams and events were checked, and the broken ones."""
 
     matches: int = 0
+    streams: int = 0
     events: int = 0
     broken: list[dict[str, Any]] = field(default_factory=list)
 
@@ -438,14 +447,19 @@ class ChainSummary:
     def ok(self) -> bool:
         return not self.broken
 
-    def add(self, match_id: str, check: ChainCheck) -> None:
-        self.matches += 1
+    def add(self, owner: str, check: ChainCheck, stream: bool = False) -> None:
+        if stream:
+            self.streams += 1
+        else:
+            self.matches += 1
         self.events += check.events
         if not check.ok:
-            self.broken.append({"match_id": match_id, "first_bad_seq": check.first_bad_seq, "reason": check.reason})
+            key = "stream_id" if stream else "match_id"
+            self.broken.append({key: owner, "first_bad_seq": check.first_bad_seq, "reason": check.reason})
 
     def as_json(self) -> dict[str, Any]:
-        return {"ok": self.ok, "matches": self.matches, "events": self.events, "broken": self.broken}
+        return {"ok": self.ok, "matches": self.matches, "streams": self.streams, "events": self.events,
+                "broken": self.broken}
 
 
 def check_files(files: Sequence[tuple[str, str]], recorded_by: str) -> list[tuple[PreparedImport, ImportSource]]:

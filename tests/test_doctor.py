@@ -112,7 +112,7 @@ def test_doctor_on_a_healthy_database(sb: Scorebook, bare_url: str) -> None:
     events = sum(m["seq"] for m in sb.matches(limit=500)[0])
     assert "schema: at head" in out
     assert "append-only triggers: present" in out
-    assert f"hash chains: {n} matches, {events} events, all intact" in out
+    assert f"hash chains: {n} matches, 0 club streams, {events} events, all intact" in out
 
 
 def test_doctor_reports_dropped_triggers_and_repair_puts_them_back(sb: Scorebook, bare_url: str) -> None:
@@ -155,7 +155,7 @@ def test_verify_all_on_an_intact_database(sb: Scorebook, bare_url: str) -> None:
     code, out, _ = run("verify", "--all", "--db", bare_url)
     assert code == 0
     summary = json.loads(out)
-    assert summary == {"ok": True, "matches": len(_ids(sb)), "events": summary["events"], "broken": []}
+    assert summary == {"ok": True, "matches": len(_ids(sb)), "streams": 0, "events": summary["events"], "broken": []}
     assert summary["events"] == sum(m["seq"] for m in sb.matches(limit=500)[0])
     assert run("verify", "--db", bare_url)[0] == 2  # neither a target nor --all
     assert run("verify", _ids(sb)[0], "--all", "--db", bare_url)[0] == 2
@@ -164,3 +164,24 @@ def test_verify_all_on_an_intact_database(sb: Scorebook, bare_url: str) -> None:
 def test_doctor_on_a_database_behind_head(bare_url: str) -> None:
     code, out, _ = run("doctor", "--db", bare_url)
     assert code == 1 and "schema:" in out and "scorebook migrate" in out
+
+
+def test_doctor_and_verify_all_check_the_club_streams(sb: Scorebook, bare_url: str) -> None:
+    """The player registry and a tournament are hash-chained logs too: counted when intact, named when edited."""
+    sb.clubs.register_player("ann", "Ann Lee", "desk")
+    sb.clubs.register_player("bo", "Bo Chan", "desk")
+    tid = sb.clubs.create_tournament({"name": "Elm Open", "game": "hats-off", "format": "swiss", "rounds": 3,
+                                      "table_size": 2}, "director")
+    match_events = sum(m["seq"] for m in sb.matches(limit=500)[0])
+    stream_events = sum(s["last_seq"] for s in sb.clubs.streams.streams())
+    code, out, _ = run("verify", "--all", "--db", bare_url)
+    summary = json.loads(out)
+    assert code == 0 and summary["streams"] == 2 and summary["events"] == match_events + stream_events
+
+    _tamper(sb.engine, "UPDATE stream_events SET recorded_by = 'mallory' WHERE stream_id = :s AND seq = 1", s=tid)
+    sb.repair_triggers()
+    code, out, _ = run("verify", "--all", "--db", bare_url)
+    assert code == 1
+    assert [(b.get("stream_id"), b["first_bad_seq"]) for b in json.loads(out)["broken"]] == [(tid, 1)]
+    code, out, _ = run("doctor", "--db", bare_url)
+    assert code == 1 and f"club stream {tid} at seq 1" in out and "BROKEN in 1" in out
