@@ -29,6 +29,11 @@ def _load(name: str) -> Game[Any]:
     return module.GAME  # type: ignore[no-any-return]
 
 
+def package_of(name: str) -> str:
+    """The package under projections.games of the game `name` (its per-game modules: `hindsight`, …)."""
+    return _PACKAGES[name]
+
+
 def get_game(name: object) -> Game[Any]:
     if not isinstance(name, str) or name not in _PACKAGES:
         raise IllegalEvent(f"unknown game {name!r}; Scorebook records {', '.join(GAME_NAMES)}")
