@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
@@ -138,6 +138,20 @@ class PadStep:
 Handler = Callable[[S, Mapping[str, Any]], S]  # (state, event data) -> the new state, or IllegalEvent
 
 
+@dataclass(frozen=True)
+class RulesVersion:
+    """One published version of a game's rules (docs/FORMAT.md, "Versions and upcasters").
+
+    A match plays the version its match_started names (`rules_version`; none means 1) for ever: a rule
+    change is a new version beside the old ones, so replaying an old match never changes its result."""
+
+    number: int  # 1, 2, 3 … in the order published
+    summary: str  # what this version changed, in the table's words
+
+
+FIRST_RULES = RulesVersion(1, "the rules as first published")
+
+
 class RandomMatch(Protocol):
     def __call__(
         self, rng: random.Random, players: list[dict[str, str]], options: dict[str, Any] | None = None
@@ -192,6 +206,10 @@ class Game(Generic[S]):
     # `describe`'s player and tags without its words, for a game that has a cheaper way to them (None: read
     # off `describe`). The statistics read only these, for every move of every match.
     marks: Callable[[S, Event, S], Mark] | None = None
+    # The rules version this Game plays, and every version published before it (each a whole Game, oldest
+    # first): the registry holds the current version, and a fold takes the one its match_started names.
+    rules: RulesVersion = FIRST_RULES
+    earlier_versions: tuple[Game[S], ...] = ()
 
     def totals_of(self, state: S) -> Mapping[str, int]:
         """Each player's total in `state`."""
@@ -207,6 +225,37 @@ class Game(Generic[S]):
     def __post_init__(self) -> None:
         if set(self.handlers) != self.descriptor.event_types:
             raise ValueError(f"{self.descriptor.name}: handlers and event schemas name different event types")
+        numbers = [g.rules.number for g in self.earlier_versions] + [self.rules.number]
+        if numbers != list(range(1, len(numbers) + 1)):
+            raise ValueError(f"{self.descriptor.name}: rules versions must be published as 1, 2, 3 …, not {numbers}")
+
+    @property
+    def rules_version(self) -> int:
+        """The number of the rules version this Game plays (the registry's Game: the current one)."""
+        return self.rules.number
+
+    @property
+    def published(self) -> dict[int, Game[S]]:
+        """Every published rules version up to this one: number -> the Game that plays it."""
+        return {**{g.rules.number: g for g in self.earlier_versions}, self.rules.number: self}
+
+    def version(self, number: object) -> Game[S]:
+        """The Game that plays rules version `number`, or IllegalEvent naming the published ones."""
+        for g in (self, *self.earlier_versions):
+            if g.rules.number == number and type(number) is int:
+                return g
+        published = ", ".join(str(n) for n in self.published)
+        raise IllegalEvent(
+            f"match_started: {self.name} has no rules version {number!r}; published: {published} "
+            f"(current {self.rules.number})"
+        )
+
+    def next_version(self, summary: str, **changes: Any) -> Game[S]:
+        """This game with a new rules version published after this one: `changes` are the Game's fields the
+        new version replaces (handlers, scores …); this version stays playable as an earlier one."""
+        number = self.rules.number + 1
+        return replace(self, rules=RulesVersion(number, summary), earlier_versions=(*self.earlier_versions, self),
+                       **changes)
 
     @property
     def name(self) -> str:

@@ -51,3 +51,14 @@ def game_title(name: str) -> str:
 
 def game_titles() -> dict[str, str]:
     return {name: game_title(name) for name in GAME_NAMES}
+
+
+def with_rules_version(data: Any) -> Any:
+    """match_started `data` of a new match, with its game's current rules version when it names none (or
+    null). Unknown games and data that is not an object are left as they are, for the fold to refuse."""
+    if not isinstance(data, dict) or data.get("rules_version") is not None:
+        return data
+    name = data.get("game")
+    if not isinstance(name, str) or name not in _PACKAGES:
+        return data
+    return {**data, "rules_version": _load(name).rules_version}

@@ -31,6 +31,11 @@ class MatchStarted(EventData):
     players: list[PlayerEntry] = Field(description="clockwise seat order")
     options: dict[str, Any] = Field(default_factory=dict, description="ruleset options; missing ones take defaults")
     meta: dict[str, Any] = Field(default_factory=dict, description="tournament, round, table, date …")
+    rules_version: int | None = Field(
+        default=None,
+        description="the rules version the match is played under (GET /api/games lists the published ones); "
+        "left out, the server records the game's current version; a match recorded without one plays version 1",
+    )
 
 
 class Note(EventData):
@@ -122,7 +127,8 @@ def game_schema(game: Game[Any]) -> dict[str, Any]:
 
 
 def game_summary(game: Game[Any]) -> dict[str, Any]:
-    """What GET /api/games says of a game: players, options with their defaults, event types."""
+    """What GET /api/games says of a game: players, options with their defaults, event types, the current rules
+    version and every published one."""
     d = game.descriptor
     return {
         "name": d.name,
@@ -136,4 +142,6 @@ def game_summary(game: Game[Any]) -> dict[str, Any]:
             for spec in (*COMMON_EVENTS, *d.events)
         ],
         "schema": f"/api/games/{d.name}/schema",
+        "rules_version": game.rules_version,
+        "rules_versions": [{"number": n, "summary": g.rules.summary} for n, g in game.published.items()],
     }

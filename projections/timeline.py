@@ -23,6 +23,7 @@ from projections.events import COMMON_EVENT_TYPES, Event
 from projections.options import is_int
 from projections.protocol import Annotation, Game, Mark, S
 from projections.registry import get_game
+from projections.upcasters import after_start, upcast, upcast_all
 
 _new = object.__new__
 _tuple = tuple.__new__
@@ -91,7 +92,7 @@ class Fold(Generic[S]):
         _check_envelope(event, 0)
         if event.type != "match_started":
             raise IllegalEvent(f"the first event must be match_started, not {event.type}")
-        game = get_game(event.data.get("game"))
+        game, event = _rules_of(event)
         if not isinstance(event.data.get("meta", {}), dict):
             raise IllegalEvent("match_started: meta must be a JSON object (tournament, round, table, date…)")
         state = game.start(event.data)
@@ -113,7 +114,9 @@ class Fold(Generic[S]):
             raise IllegalEvent("a resumed fold needs the match's match_started event (seq 1)")
         if event.seq == 1:
             return Fold.begin(start)
-        game = get_game(start.data.get("game"))
+        game, start = _rules_of(start)
+        if after_start(game.name):
+            event = upcast(game.name, event)
         players = tuple((p["id"], p.get("name") or p["id"]) for p in start.data["players"])
         return Fold(game, players, [event], [state], event.seq, dict(superseded_by), base=event.seq, start=start,
                     earlier=_Earlier(earlier) if earlier is not None else None)
@@ -185,6 +188,8 @@ class Fold(Generic[S]):
     def apply(self, event: Event) -> Fold[S]:
         """The fold with `event` appended, or IllegalEvent; `self` is never changed."""
         n = self._n
+        if after_start(self.game.name):
+            event = upcast(self.game.name, event)
         t = event.type
         if event.seq != n + 1 or type(t) is not str or not t or t in COMMON_EVENT_TYPES or type(event.data) is not dict:
             return self._apply_other(event)  # every refusal of the envelope, and the shared events
@@ -243,6 +248,8 @@ class Fold(Generic[S]):
         own, states = self._held_lists()
         n, superseded, state = self._n, self.superseded_by, states[-1]
         game = self.game
+        if after_start(game.name):  # asked once per batch: no game has an upcaster after match_started today
+            events = upcast_all(game.name, events)
         handlers, finished = game.handlers, game.is_finished
         for event in events:
             t = event.type
@@ -300,6 +307,15 @@ class Fold(Generic[S]):
             return {p: v for p, v in after.items() if v}
         before = self.game.scores(self.state_at(seq - 1)).totals
         return {p: after[p] - before.get(p, 0) for p in after if after[p] != before.get(p, 0)}
+
+
+def _rules_of(start: Event) -> tuple[Game[Any], Event]:
+    """The Game of the rules version `start` (match_started) names, and `start` upcast (no version: 1).
+
+    Chosen once per match: the fold then calls that version's handlers with no lookup per event."""
+    game = get_game(start.data.get("game"))
+    start = upcast(game.name, start)
+    return game.version(start.data.get("rules_version")), start
 
 
 def _check_envelope(event: Event, last_seq: int) -> None:

@@ -31,6 +31,7 @@ from sqlmodel import Session, col, select
 
 from projections.errors import IllegalEvent, UnknownEventType
 from projections.events import Event
+from projections.registry import with_rules_version
 from projections.schemas import unknown_field_problem
 from projections.scores import scores_json
 from projections.timeline import Fold
@@ -159,6 +160,7 @@ class EventStore:
             data = {k: v for k, v in data.items() if k != "event_id"}
         check_event("match_started", data, event_id)
         check_recorded_by(recorded_by)
+        data = with_rules_version(data)  # a new match plays the current rules unless it names a version
         earlier = self._created_before(data, event_id)
         if earlier is not None:
             return earlier
@@ -701,6 +703,7 @@ class EventStore:
         broken = stored.broken
         summary["broken"] = {"first_bad_seq": broken.first_bad_seq, "reason": broken.reason} if broken else None
         summary["scores"] = scores_json(stored.fold, match_id) if stored.fold is not None else None
+        summary["rules_version"] = stored.fold.game.rules_version if stored.fold is not None else None
         return summary
 
     def list_matches(

@@ -137,6 +137,8 @@ class MatchDetail(MatchSummary):
     """A match's summary with its scores, its imports, and whether its stored rows verify."""
 
     scores: Scores | None = Field(description="as far as the stored events verify; null when seq 1 does not")
+    rules_version: int | None = Field(
+        default=None, description="the rules version the match is played under; null when seq 1 does not verify")
     imports: list[ImportInfo] = Field(description="how the match's events came here, if imported")
     broken: Broken | None = Field(
         description="null, or where the stored events stop verifying (edited in the database): the match "
@@ -185,6 +187,7 @@ class StateOut(BaseModel):
     game: str
     seq: int
     superseded: list[int] = Field(description="seqs a rewind has superseded")
+    rules_version: int = Field(description="the rules version the match is played under")
     state: dict[str, Any] = Field(description="the reducer's state as JSON; its shape is the game's")
 
 
@@ -248,6 +251,11 @@ class GameEvent(BaseModel):
     hidden: list[str] = Field(description="fields not everyone at the table sees")
 
 
+class RulesVersionInfo(BaseModel):
+    number: int
+    summary: str = Field(description="what this version changed")
+
+
 class GameInfo(BaseModel):
     name: str = Field(examples=["hi-spot"])
     title: str = Field(examples=["Hi-Spot"])
@@ -256,6 +264,8 @@ class GameInfo(BaseModel):
     options: dict[str, dict[str, Any]] = Field(description="each option's JSON Schema, with its default")
     events: list[GameEvent] = Field(description="the shared events first, then the game's own")
     schema_: str = Field(alias="schema", description="where the JSON Schema of every event's data is")
+    rules_version: int = Field(description="the current rules version: what a new match plays unless it names another")
+    rules_versions: list[RulesVersionInfo] = Field(description="every published rules version, oldest first")
 
     model_config = ConfigDict(populate_by_name=True)
 
