@@ -6,6 +6,7 @@ from alembic import context
 from sqlalchemy import create_engine
 from sqlmodel import SQLModel
 
+import recorder.bag  # noqa: F401  (registers the committed bags' seeds table)
 import recorder.stream_tables  # noqa: F401  (registers the club streams' tables too)
 import recorder.tables  # noqa: F401  (registers the tables on the metadata)
 from recorder.config import database_url

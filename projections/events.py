@@ -14,4 +14,4 @@ class Event(NamedTuple):
     data: dict[str, Any]
 
 
-COMMON_EVENT_TYPES = frozenset({"match_started", "note", "rewind"})
+COMMON_EVENT_TYPES = frozenset({"match_started", "note", "rewind", "bag_revealed"})

@@ -27,6 +27,8 @@ def to_notation(game: Game[Any], event: Mapping[str, Any]) -> str:
         return f"note{f' #{about}' if is_int(about) else ''} {data.get('text', '')}".rstrip()
     if event["type"] == "rewind":
         return f"rewind {data.get('to_seq')} {data.get('reason', '')}".rstrip()
+    if event["type"] == "bag_revealed":  # the server's, never typed
+        return f"bag revealed {data.get('seed')}"
     return game.notation(event)
 
 

@@ -8,7 +8,7 @@ fields the event does not have, so a misspelled field is named instead of silent
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -36,6 +36,14 @@ class MatchStarted(EventData):
         description="the rules version the match is played under (GET /api/games lists the published ones); "
         "left out, the server records the game's current version; a match recorded without one plays version 1",
     )
+    bag: Literal["committed"] | None = Field(
+        default=None,
+        description='"committed": a digital bag — the server deals every draw from a shuffle fixed by a secret seed '
+        "and reveals the seed when the match ends (Tri-Ominos, High Five, Hi-Spot)",
+    )
+    bag_commitment: str | None = Field(
+        default=None, description="written by the server with bag \"committed\": the SHA-256 of the bag's seed"
+    )
 
 
 class Note(EventData):
@@ -46,6 +54,11 @@ class Note(EventData):
 class Rewind(EventData):
     to_seq: int = Field(description="the match continues from the state after this seq")
     reason: str
+
+
+class BagRevealed(EventData):
+    seed: str = Field(description="the committed bag's seed, 64 hex digits: its SHA-256 is match_started's "
+                      "bag_commitment, and it re-derives every draw")
 
 
 COMMON_EVENTS: tuple[EventSpec, ...] = (
@@ -62,6 +75,12 @@ COMMON_EVENTS: tuple[EventSpec, ...] = (
         Rewind,
         "A referee's correction: play continues from the state after to_seq; the events between are superseded.",
         {"to_seq": 12, "reason": "tile 3-4-5 was placed on the wrong cell"},
+    ),
+    EventSpec(
+        "bag_revealed",
+        BagRevealed,
+        "Recorded by the server after the event that ends a match with a committed bag: the seed every draw came from.",
+        {"seed": "5f0c" * 16},
     ),
 )
 _COMMON = {spec.type: spec for spec in COMMON_EVENTS}

@@ -18,6 +18,7 @@ import threading
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Generic
 
+from projections.bag import reveal_problem, start_problem
 from projections.errors import IllegalEvent, UnknownEventType
 from projections.events import COMMON_EVENT_TYPES, Event
 from projections.options import is_int
@@ -93,6 +94,8 @@ class Fold(Generic[S]):
         if event.type != "match_started":
             raise IllegalEvent(f"the first event must be match_started, not {event.type}")
         game, event = _rules_of(event)
+        if "bag" in event.data or "bag_commitment" in event.data:  # a committed bag (projections/bag.py)
+            _refuse(start_problem(game.name, event.data))
         if not isinstance(event.data.get("meta", {}), dict):
             raise IllegalEvent("match_started: meta must be a JSON object (tournament, round, table, date…)")
         state = game.start(event.data)
@@ -208,6 +211,9 @@ class Fold(Generic[S]):
         if event.type == "note":
             _check_note(event, self._n)
             state = self.state
+        elif event.type == "bag_revealed":  # the committed bag's seed, recorded by the server at the end
+            _refuse(reveal_problem(self._start.data, event.data))
+            state = self.state
         elif event.type == "rewind":
             to_seq = _check_rewind(event, self._n, superseded)
             state = self._state(to_seq)
@@ -288,6 +294,8 @@ class Fold(Generic[S]):
         if e.type == "note":
             about = e.data.get("about_seq")
             return Annotation(f"note{f' on #{about}' if about else ''}: {e.data.get('text', '')}")
+        if e.type == "bag_revealed":
+            return Annotation(f"the bag's seed revealed: {str(e.data.get('seed'))[:12]}… (every draw can be checked)")
         if e.type == "rewind":
             return Annotation(f"rewind to #{e.data['to_seq']}: {e.data.get('reason', '')}", tags=("rewind",))
         return self.game.describe(self._state(seq - 1), e, self._state(seq))
@@ -316,6 +324,11 @@ def _rules_of(start: Event) -> tuple[Game[Any], Event]:
     game = get_game(start.data.get("game"))
     start = upcast(game.name, start)
     return game.version(start.data.get("rules_version")), start
+
+
+def _refuse(problem: str | None) -> None:
+    if problem is not None:
+        raise IllegalEvent(problem)
 
 
 def _check_envelope(event: Event, last_seq: int) -> None:

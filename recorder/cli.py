@@ -274,13 +274,14 @@ def verify(
         return
     path = Path(target)
     if path.is_file():
+        from recorder.bag import verified
         from recorder.logfile import check_chain, parse_jsonl
 
         try:
             envelopes = [item.obj for item in parse_jsonl(path.read_text(encoding="utf-8"))]
         except StoreError as e:
             raise _fail(f"{path}: {e.message}") from e
-        result = check_chain(envelopes)
+        result = verified(check_chain(envelopes), envelopes)  # a committed bag: its draws checked too
     else:
         try:
             result = _read(db).verify(target)

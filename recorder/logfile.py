@@ -87,10 +87,11 @@ class ChainCheck:
     events: int
     first_bad_seq: int | None = None
     reason: str | None = None
+    bag: str | None = None  # a committed bag's draws, checked (recorder/bag.py): what was proved
 
     def as_json(self) -> dict[str, Any]:
         if self.ok:
-            return {"ok": True, "events": self.events}
+            return {"ok": True, "events": self.events, **({"bag": self.bag} if self.bag else {})}
         return {"ok": False, "events": self.events, "first_bad_seq": self.first_bad_seq, "reason": self.reason}
 
 

@@ -37,6 +37,8 @@ from projections.scores import scores_json
 from projections.timeline import Fold
 from recorder.append_sql import AppendStatements, Head
 from recorder.backup import Backup, BackupMatch
+from recorder.bag import Dealers, committed, store_seed, verified, without_commitment
+from recorder.bag import start as bag_start
 from recorder.db import for_writing
 from recorder.errors import BadRequest, ChainBroken, Conflict, ImportRefused, MatchNotFound, Refused
 from recorder.event_rows import EVENTS, EventRow, match_rows
@@ -144,6 +146,7 @@ class EventStore:
         self._distrusted: set[str] = set()  # matches whose rows before a snapshot were found not to verify
         self._counts: dict[tuple[str | None, ...], tuple[int | None, int]] = {}  # filters -> (log head, count)
         self._counts_lock = threading.Lock()
+        self._dealers = Dealers()  # committed bags (recorder/bag.py)
 
     # -- writing ---------------------------------------------------------------------------------
 
@@ -167,13 +170,14 @@ class EventStore:
         problem = unknown_field_problem(None, "match_started", data)
         if problem is not None:
             raise BadRequest(problem, seq=1, type="match_started")
+        data, seed = bag_start(data)  # bag "committed": the seed drawn, its commitment recorded (recorder/bag.py)
         try:
             fold = Fold.begin(Event(1, "match_started", data))
         except IllegalEvent as e:
             raise _refusal(e, 1, "match_started") from e
         prepared = PreparedImport(fold, chain_new([NewEvent("match_started", data)], 1, GENESIS, recorded_by))
         try:
-            created = self._store_new(prepared, [event_id])
+            created = self._store_new(prepared, [event_id], seed)
         except IntegrityError:  # a concurrent retry stored the same event_id first
             earlier = self._created_before(data, event_id)
             if earlier is None:
@@ -188,7 +192,7 @@ class EventStore:
             stored = s.exec(select(StoredEvent).where(StoredEvent.event_id == event_id)).first()
             if stored is None:
                 return None
-            if stored.type != "match_started" or stored.data != data:
+            if stored.type != "match_started" or without_commitment(stored.data) != without_commitment(data):
                 raise Conflict(f"event_id {event_id!r} was already used for another event")
             return {"match_id": stored.match_id, "seq": stored.seq, "event": stored.envelope(), "replayed": True}
 
@@ -246,15 +250,23 @@ class EventStore:
             if stored.broken is not None or stored.fold is None:
                 raise _broken(match_id, stored, "nothing can be appended to it")
             fold = stored.fold
+            dealing = self._dealers.open(conn, match_id, fold) if committed(fold) else None  # the server deals
+            if dealing is not None:
+                dealing.check(events)
+                events = list(events)
             for i, e in enumerate(events):
                 seq = match.last_seq + i + 1
                 problem = unknown_field_problem(fold.game, e.type, e.data)
                 if problem is not None:
                     raise BadRequest(problem, seq=seq, type=e.type)
+                if dealing is not None:
+                    e = events[i] = dealing.deal(fold, seq, e)  # type: ignore[index]
                 try:
                     fold = fold.apply(Event(seq, e.type, e.data))
                 except IllegalEvent as err:
                     raise _refusal(err, seq, e.type) from err
+            if dealing is not None:
+                events, fold = dealing.reveal(fold, list(events))
             envelopes = chain_new(events, match.last_seq + 1, stored.head, recorded_by)
             self._insert(conn, match, fold, envelopes, [e.event_id for e in events], cur, last=True)
         self._publish(match_id, StoredFold(fold, envelopes[-1]["hash"], fold.seq))
@@ -349,9 +361,13 @@ class EventStore:
         s.flush()
         return len(new)
 
-    def _store_new(self, prepared: PreparedImport, event_ids: list[str | None]) -> dict[str, Any]:
+    def _store_new(
+        self, prepared: PreparedImport, event_ids: list[str | None], seed: str | None = None
+    ) -> dict[str, Any]:
         with Session(self._writer) as s:
             match_id = self._new_match(s, prepared, event_ids)
+            if seed is not None:  # a committed bag's seed, in the match's transaction
+                store_seed(s.connection(), match_id, seed)
             s.commit()
         fold = prepared.fold
         self._publish(match_id, StoredFold(fold, prepared.envelopes[-1]["hash"], fold.seq))
@@ -794,12 +810,13 @@ class EventStore:
         chain that verifies on its own)."""
         with Session(self.engine) as s:
             last_seq = self._match(s, match_id).last_seq
-        check = check_chain(self.events(match_id))
+        events = self.events(match_id)
+        check = check_chain(events)
         if check.ok and check.events != last_seq:
             n = check.events
             why = f"the events end at seq {n}; the match's last seq is {last_seq}"
             return ChainCheck(False, n, min(n, last_seq) + 1, why)
-        return check
+        return verified(check, events)  # a committed bag: every draw dealt again from the revealed seed
 
 
 class _Replayed(Exception):

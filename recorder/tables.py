@@ -11,6 +11,7 @@ from sqlalchemy.dialects import sqlite
 from sqlalchemy.types import TypeDecorator, TypeEngine
 from sqlmodel import Field, SQLModel
 
+from projections.bag import retried_as
 from recorder.errors import Conflict
 from recorder.logfile import format_time
 from recorder.readable import readable_data
@@ -139,7 +140,7 @@ def retried_envelopes(
     if not stored:
         return None
     same = len(stored) == len(events) == len(ids) and all(
-        owner_of(r := stored[e.event_id]) == owner and r.type == e.type and r.data == e.data
+        owner_of(r := stored[e.event_id]) == owner and r.type == e.type and retried_as(r.type, e.data, r.data)
         for e in events
         if e.event_id is not None
     )

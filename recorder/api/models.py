@@ -212,6 +212,8 @@ class VerifyOut(BaseModel):
     events: int
     first_bad_seq: int | None = Field(default=None, description="only when not ok")
     reason: str | None = Field(default=None, description="only when not ok")
+    bag: str | None = Field(default=None, description="a match with a committed bag, when ok: what was checked of "
+                            "its draws (all of them, against the revealed seed; or not yet, before the reveal)")
 
 
 class ImportOut(BaseModel):
