@@ -28,7 +28,6 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from projections.errors import IllegalEvent
-from projections.notation import legal_moves
 from projections.redaction import FULL, SPECTATOR, View, redact_envelope, redact_state
 from projections.scores import scores_json
 from projections.stats import MatchFacts
@@ -37,6 +36,7 @@ from recorder import auth
 from recorder.append_only import missing_triggers, repair_triggers
 from recorder.db import make_engine
 from recorder.errors import BadRequest, Forbidden, ImportRefused, NotFound, SchemaBehind
+from recorder.legal import Knowledge, legal_answer
 from recorder.logfile import (
     EXPORT_KEYS,
     ChainCheck,
@@ -76,6 +76,7 @@ class Scorebook:
         self._sessions_lock = threading.Lock()
         self.projector = FactsProjector(store)
         self._clubs: Clubs | None = None
+        self._knowledge = Knowledge()  # the table's folds and hindsight, per match version (recorder/legal.py)
 
     # -- opening -----------------------------------------------------------------------------------
 
@@ -225,23 +226,34 @@ class Scorebook:
             "state": redact_state(fold.game.descriptor, fold.game.to_json(fold.state), view),
         }
 
-    def legal(self, match_id: str, player: str, at: int | None = None, viewer: Viewer = EVERYTHING) -> dict[str, Any]:
-        """Every legal next event for `player`'s known tiles, each with its scorepad `notation`
-        (projections.notation: the line that records it). Forbidden to a viewer who may not see the
-        player's tiles: the moves name them."""
-        fold = self.store.fold(match_id, at)
-        if player not in {pid for pid, _ in fold.players}:
-            raise BadRequest(f"{player!r} does not play in this match")
-        if not self.view(match_id, viewer).sees(player):
+    def legal(
+        self, match_id: str, player: str | None = None, at: int | None = None, viewer: Viewer = EVERYTHING
+    ) -> dict[str, Any]:
+        """Every legal next event at seq `at` (default: now) for `player` — by default the player to move, or
+        every player when the game names none — each with its scorepad `notation` (projections.notation), as
+        `viewer` may know them (recorder/legal.py): from the log as recorded, with the hindsight `missed` of the
+        event recorded next; for a spectator of a match in progress, from the log with the hidden tiles
+        redacted (the table's knowledge: nothing hidden is used or named) and no hindsight."""
+        fold = self.store.fold(match_id, at)  # a BadRequest naming the seqs for an `at` outside the match
+        view = self.view(match_id, viewer)
+        whole = self.store.whole_fold(match_id)
+        if view.everything:
+            return legal_answer(match_id, fold, player, False, self._knowledge.missed(match_id, whole))
+        table = self._knowledge.table_fold(match_id, whole, view)
+        return legal_answer(match_id, table.at(fold.seq), player, True, None)
+
+    def missed(self, match_id: str, viewer: Viewer = EVERYTHING) -> dict[str, Any]:
+        """Every certain missed play of the match in hindsight (projections/hindsight.py). Forbidden to a
+        spectator of a match in progress: what the log learnt later names tiles the table has not seen."""
+        whole = self.store.whole_fold(match_id)
+        if not self.view(match_id, viewer).everything:
             raise Forbidden(
-                f"the legal moves name {player!r}'s hidden tiles, which only a referee, an admin or the recorder "
-                "of this match sees while it is in progress"
+                "missed plays are told in hindsight, from tiles the table has not seen yet: while the match is in "
+                "progress only a referee, an admin or the recorder of this match sees them"
             )
-        try:
-            moves = [] if fold.finished else legal_moves(fold.game, fold.state, [player])
-        except IllegalEvent as e:
-            raise BadRequest(e.reason) from e
-        return {"match_id": match_id, "seq": fold.seq, "player": player, "moves": moves}
+        missed = self._knowledge.missed(match_id, whole)
+        return {"match_id": match_id, "seq": whole.seq, "finished": whole.finished,
+                "missed": [m.to_json() for m in missed]}
 
     def export_lines(self, match_id: str, viewer: Viewer = EVERYTHING) -> list[str]:
         """The match log as JSON Lines (each line ends in a newline), hashes included. For a viewer who

@@ -294,7 +294,8 @@ STATUSES = {
     ("get", "/api/matches/{match_id}"): {200, 404},
     ("get", "/api/matches/{match_id}/state"): {200, 400, 401, 404},
     ("get", "/api/matches/{match_id}/scores"): {200, 400, 404},
-    ("get", "/api/matches/{match_id}/legal"): {200, 400, 401, 403, 404},
+    ("get", "/api/matches/{match_id}/legal"): {200, 400, 401, 404},  # a spectator: the table's moves, not a 403
+    ("get", "/api/matches/{match_id}/missed"): {200, 401, 403, 404},
     ("get", "/api/matches/{match_id}/export"): {200, 401, 404},
     ("get", "/api/matches/{match_id}/verify"): {200, 404},
     ("post", "/api/matches/{match_id}/events"): {200, 201, 400, 401, 403, 404, 409, 413, 422},

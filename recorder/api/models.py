@@ -200,11 +200,44 @@ class Move(BaseModel):
     notation: str = Field(description="the line that records it on the scorepad, e.g. `ann 2-5-5 @-1,0 525`")
 
 
+class MissedPlay(BaseModel):
+    """A play missed in hindsight (docs/FORMAT.md "Missed plays"): a draw, pass or exchange while a held tile
+    fitted, or a Tri-Ominos placement that took no hexagon or bridge bonus while one was there."""
+
+    seq: int = Field(description="the event recorded instead")
+    player: str
+    type: str = Field(description="that event's type", examples=["tile_drawn"])
+    kind: Literal["placement", "bonus"]
+    tiles: list[str] = Field(description="the held tiles that fitted (or would have scored the bonus)")
+    certain: bool = Field(description="each tile was held; false: at least one of them was (the miss is certain)")
+    moves: list[Move] = Field(description="the best moves they could have made instead, best first")
+    bonus: list[str] = Field(description="kind bonus: the bonus tags that were there (hexagon, bridge …)")
+    revealed_at: list[int] = Field(description="the seqs that revealed the tiles later (empty: known then)")
+    text: str = Field(description="in words, for the event list")
+
+
 class LegalOut(BaseModel):
     match_id: str
     seq: int
-    player: str
+    player: str | None = Field(description="the player asked for, else the player to move; null: every player's "
+                               "moves (the game names nobody to move)")
+    to_move: str | None = Field(description="the player the game names to act at this seq")
+    view: Literal["recorded", "table"] = Field(
+        description="recorded: from the log as recorded; table: a spectator of a match in progress, from the log "
+        "with the hidden tiles redacted (moves that would name an unseen tile are left out)")
+    unseen: dict[str, int] = Field(description="tiles in the hand of the player(s) the moves are for that the log "
+                                   "(as this viewer reads it) does not name: their moves are not listed")
     moves: list[Move]
+    missed: list[MissedPlay] | None = Field(
+        description="hindsight about the event recorded next (seq + 1): the plays it missed, empty when none; "
+        "null for a spectator of a match in progress")
+
+
+class MissedOut(BaseModel):
+    match_id: str
+    seq: int = Field(description="the match's last seq: hindsight as far as the log goes")
+    finished: bool
+    missed: list[MissedPlay] = Field(description="in seq order")
 
 
 class VerifyOut(BaseModel):

@@ -3,7 +3,7 @@ nothing hidden and no draw or pass: every hat lands in plain sight, so no play i
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from projections.events import Event
@@ -29,3 +29,7 @@ def bonus_counts(state: Any) -> bool:
 
 def flow(before: Any, event: Event, player: str) -> Flow:
     return NOTHING
+
+
+def as_table(state: Any, sees: Callable[[str], bool]) -> Any:
+    return state  # nothing is hidden

@@ -10,7 +10,7 @@ the rack; a tile drawn unseen adds a hidden slot (an exchange's draw comes after
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from projections.events import Event
@@ -72,3 +72,17 @@ def flow(before: State, event: Event, player: str) -> Flow:
     if event.type == "racks_revealed":
         return Flow(revealed=_named((data.get("racks") or {}).get(player), known))
     return NOTHING
+
+
+def as_table(state: State, sees: Callable[[str], bool]) -> State:
+    """`state` with the racks of the players `sees` refuses turned face down: their tiles become hidden slots
+    and no longer count as located (recorder/legal.py)."""
+    racks, unlocated = [], 0
+    for p, rack in zip(state.players, state.racks, strict=False):
+        if sees(p.id):
+            racks.append(rack)
+            continue
+        for t in rack.known:
+            unlocated |= state.tiles.bits[t]
+        racks.append(Rack((), rack.size))
+    return evolve(state, racks=tuple(racks), located_bits=state.located_bits & ~unlocated)

@@ -4,11 +4,14 @@ stays claimable by the next players (`pair_claimed`, docs/rules/high-five.md). S
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from projections.events import Event
+from projections.games.high_five.rules import Hand
+from projections.games.high_five.tiles import bits_of
 from projections.hindsight import NOTHING, Flow
+from projections.persistent import evolve
 
 NO_PLAY: frozenset[str] = frozenset()
 PLACED = "tile_played"
@@ -34,3 +37,16 @@ def bonus_counts(state: Any) -> bool:
 
 def flow(before: Any, event: Event, player: str) -> Flow:
     return NOTHING
+
+
+def as_table(state: Any, sees: Callable[[str], bool]) -> Any:
+    """`state` with the hands of the players `sees` refuses turned face down: their tiles become hidden slots
+    and no longer count as seen (recorder/legal.py)."""
+    hands, unseen = [], 0
+    for p, hand in zip(state.players, state.hands, strict=False):
+        if sees(p.id):
+            hands.append(hand)
+            continue
+        unseen |= bits_of(hand.known)
+        hands.append(Hand((), hand.size))
+    return evolve(state, hands=tuple(hands), seen_bits=state.seen_bits & ~unseen)

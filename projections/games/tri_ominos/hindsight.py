@@ -8,7 +8,7 @@ hand; a tile drawn unseen (`tile: null`) adds a hidden slot; `round_started` dea
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from projections.events import Event
@@ -65,3 +65,11 @@ def flow(before: State, event: Event, player: str) -> Flow:
         tiles = (data.get("hands") or {}).get(player) or []
         return Flow(revealed=tuple(t for t in tiles if isinstance(t, str) and t not in known))
     return NOTHING
+
+
+def as_table(state: State, sees: Callable[[str], bool]) -> State:
+    """`state` with the hands of the players `sees` refuses turned face down (every tile a hidden slot): the
+    table's view of a position the redacted log cannot reach (recorder/legal.py)."""
+    hands = tuple(h if h is None or sees(p.id) else Hand((), h.size) for p, h in zip(state.players, state.hands,
+                                                                                       strict=False))
+    return evolve(state, hands=hands)

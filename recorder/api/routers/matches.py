@@ -15,6 +15,7 @@ from recorder.api.models import (
     MatchCreated,
     MatchDetail,
     MatchList,
+    MissedOut,
     Scores,
     StateOut,
     VerifyOut,
@@ -158,19 +159,40 @@ def scores(sb: Book, match_id: str, at: At = None) -> Scores:
 
 @router.get(
     "/{match_id}/legal",
-    summary="Every legal next event for a player's known tiles",
-    description=f"{SPECTATOR_NOTE} this is a 403: the moves name the player's tiles.",
+    summary="Could they have played? Every legal next event at a seq, as the reader may know it",
+    description="For `player`, by default the player to move (every player when the game names none), each "
+    "move with its scorepad notation. A referee, an admin, a recorder of the match, or anyone once it is "
+    "finished: from the log as recorded, with `missed`, hindsight about the event recorded next. "
+    f"{SPECTATOR_NOTE} the moves are worked out from the log with the hidden tiles redacted (the table's "
+    "knowledge), a move naming an unseen tile is left out (`unseen` counts them), and `missed` is null.",
     responses=responses(
-        400, 401, 403, 404,
+        400, 401, 404,
         s400="The player does not play in the match, or `at` is not a seq of it",
         s401=BAD_TOKEN,
-        s403="A game with hidden tiles in progress, and a reader who may not see them",
     ),
 )
 def legal(
-    sb: Book, match_id: str, who: Reader, player: Annotated[str, Query(description="a player id")], at: At = None
+    sb: Book, match_id: str, who: Reader,
+    player: Annotated[str | None, Query(description="a player id; default: the player to move")] = None,
+    at: At = None,
 ) -> LegalOut:
     return LegalOut.model_validate(sb.legal(match_id, player, at, who))
+
+
+@router.get(
+    "/{match_id}/missed",
+    summary="Missed plays in hindsight: draws, passes and exchanges while a held tile fitted, missed bonuses",
+    description="Every certain missed play of the match (docs/FORMAT.md \"Missed plays\"): a tile the log "
+    "learnt of only later (drawn unseen and never revealed) is unknown, never assumed.",
+    responses=responses(
+        401, 403, 404,
+        s401=BAD_TOKEN,
+        s403="A game with hidden tiles in progress, and a reader who may not see them: hindsight names tiles "
+        "the table has not seen yet",
+    ),
+)
+def missed(sb: Book, match_id: str, who: Reader) -> MissedOut:
+    return MissedOut.model_validate(sb.missed(match_id, who))
 
 
 @router.get(
