@@ -28,6 +28,9 @@ MATCH_COLUMNS = ("last_seq", "status", "winners", "updated_at", "id")
 
 Processor = Callable[[Any], Any] | None
 SCRIPT_ROWS = 100  # PostgreSQL: up to this many rows (an append) are written in one simple query
+# PostgreSQL: wakes the servers' live followers (recorder/live.py). Sent in the writing transaction, it is
+# delivered at commit (never for a rolled-back append); one per transaction however many rows.
+NOTIFY = "NOTIFY scorebook_events"
 
 
 @dataclass(frozen=True)
@@ -146,6 +149,7 @@ class AppendStatements:
             with cur.connection.pipeline():
                 cur.executemany(self._insert, events)
                 cur.execute(self._update, match)
+                cur.execute(NOTIFY)
         except self._driver_error as e:
             raise DBAPIError.instance(self._insert, events, e, self._driver_error) from e
 
@@ -161,6 +165,6 @@ class AppendStatements:
             params.extend(_bound(self._event_processors_but_position, row))
         params.extend(match)
         script = "; ".join(["LOCK TABLE events IN EXCLUSIVE MODE", *[self._insert_next] * len(rows), self._update,
-                            *(["COMMIT"] if commit else [])])
+                            NOTIFY, *(["COMMIT"] if commit else [])])
         with ClientCursor(cur.connection) as client:
             self._run(client, script, params)

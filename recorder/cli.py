@@ -158,6 +158,32 @@ def _serve_workers(config: Any) -> None:
 
 
 @app.command()
+def follow(
+    match: Annotated[str | None, typer.Argument(help="Follow this match only (default: every match)")] = None,
+    db: Db = None,
+    from_start: Annotated[bool, typer.Option("--from-start", help="First print the events recorded already")] = False,
+    max_events: Annotated[int | None, typer.Option(min=1, help="Stop after this many events")] = None,
+    timeout: Annotated[float | None, typer.Option(min=0, help="Stop after this many seconds")] = None,
+) -> None:
+    """Print events as they are recorded, one line each: position, match#seq, type, who recorded it and what
+    happened. Reads the database, woken as the server's event streams are (docs/LIVE.md); Ctrl-C ends it."""
+    from recorder.errors import StoreError
+    from recorder.live import follow_lines
+
+    sb = _read(db)
+    try:
+        for line in follow_lines(sb, match, from_start=from_start, max_events=max_events, timeout=timeout):
+            sys.stdout.write(line + "\n")
+            sys.stdout.flush()
+    except KeyboardInterrupt:
+        pass
+    except StoreError as e:
+        raise _fail(e.message) from e
+    finally:
+        sb.close()
+
+
+@app.command()
 def migrate(db: Db = None) -> None:
     """Upgrade the database schema to head."""
     _write(db).close()

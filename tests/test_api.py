@@ -301,6 +301,8 @@ STATUSES = {
     ("post", "/api/matches/{match_id}/events"): {200, 201, 400, 401, 403, 404, 409, 413, 422},
     ("get", "/api/matches/{match_id}/events"): {200, 400, 401, 404},
     ("get", "/api/events"): {200, 400, 401},
+    ("get", "/api/events/stream"): {200, 400, 401},
+    ("get", "/api/matches/{match_id}/stream"): {200, 400, 401, 404},
     ("get", "/api/games"): {200},
     ("get", "/api/games/{game}/schema"): {200, 404},
     ("post", "/api/tokens"): {201, 400, 401, 403, 413},
@@ -346,6 +348,9 @@ def test_openapi_documents_every_status_with_its_body(client: TestClient) -> Non
             content = answer["content"]
             if key[1].endswith(("/export", "/archive")) and status == "200":
                 assert set(content) == {"application/x-ndjson"}
+                continue
+            if key[1].endswith("/stream") and status == "200":  # Server-Sent Events (docs/LIVE.md)
+                assert set(content) == {"text/event-stream"}
                 continue
             ref = content["application/json"]["schema"]["$ref"]
             if int(status) >= 400:

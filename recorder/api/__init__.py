@@ -18,7 +18,7 @@ from fastapi_offline import FastAPIOffline
 
 from recorder.api import docs, errors, guards, openapi
 from recorder.api.limits import MAX_BODY_BYTES, BodyLimit
-from recorder.api.routers import clubs, events, games, matches, signin, tokens
+from recorder.api.routers import clubs, events, games, live, matches, signin, tokens
 from recorder.facade import Scorebook
 
 DESCRIPTION = """Records tabletop tile-game matches as immutable, hash-chained events and replays them.
@@ -47,7 +47,7 @@ def create_api(sb: Scorebook) -> FastAPI:
     errors.install(app)
     guards.install(app)  # NUL, surrogates and '..' in paths and queries; bodies FastAPI cannot parse
     api = APIRouter(prefix="/api")
-    for router in (matches.router, events.router, games.router, tokens.router, clubs.router):
+    for router in (matches.router, events.router, live.router, games.router, tokens.router, clubs.router):
         api.include_router(router)
     app.include_router(api)
     app.include_router(signin.router)  # /login, /logout: HTML for the browser, outside /api and the OpenAPI
