@@ -223,7 +223,8 @@ def test_games_lists_every_game_with_options_and_events(client: TestClient, scor
         for name, option in game.descriptor.options.items():
             assert info["options"][name]["default"] == option.default
         types = [e["type"] for e in info["events"]]
-        assert types[:3] == ["match_started", "note", "rewind"] and set(types[3:]) == set(game.event_types)
+        shared = ["match_started", "note", "rewind", "bag_revealed"]
+        assert types[:4] == shared and set(types[4:]) == set(game.event_types)
 
 
 def test_game_schema_types_every_event_and_names_known_games(client: TestClient, scorebook: Scorebook) -> None:
