@@ -340,3 +340,13 @@ def test_dealing_is_the_pure_modules(scorebook: Scorebook) -> None:
         if dealt is not None:
             assert dealt.data == e.data, seq
             bag = dealt.bag
+
+
+def test_the_scorepads_undo_skips_the_reveal(scorebook: Scorebook) -> None:
+    # A referee's undo at the scorepad takes back the last move, not the server's bag_revealed after it.
+    from dashboard.pages.pad import undo_target
+
+    sb = scorebook
+    match_id = start(sb, "tri-ominos")
+    last = play(sb, match_id, random.Random(7))
+    assert undo_target(sb.fold(match_id)) == (last - 1, last - 2)

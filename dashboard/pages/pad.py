@@ -33,6 +33,7 @@ from dashboard.model import Choices, Position, PositionCache, choices, points_te
 from dashboard.pages.signin import principal, sign_in_prompt
 from dashboard.theme import seat_colours
 from projections.errors import IllegalEvent
+from projections.events import COMMON_EVENT_TYPES
 from projections.notation import parse_line
 from projections.redaction import FULL, View, describe, redact_state
 from projections.registry import game_title
@@ -145,7 +146,7 @@ def undo_target(fold: Fold[Any]) -> tuple[int, int] | None:
     for seq in range(fold.seq, 1, -1):
         if seq in fold.superseded_by:
             continue
-        if fold.event(seq).type not in ("note", "rewind", "match_started"):
+        if fold.event(seq).type not in COMMON_EVENT_TYPES:  # a game event (not a note, rewind, bag reveal)
             return seq, seq - 1
     return None
 
