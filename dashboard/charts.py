@@ -13,6 +13,7 @@ from projections.registry import get_game
 from projections.stats import WinRate, charted_tags
 
 Figure = dict[str, Any]
+MISSED = INK  # the missed plays' crosses: apart from every seat's colour
 
 
 def _axis(title: str = "", **extra: Any) -> dict[str, Any]:
@@ -54,8 +55,10 @@ def score_chart(
     step: int,
     bonus_steps: Sequence[int] = (),
     superseded: Sequence[int] = (),
+    missed: Sequence[tuple[int, str, str]] = (),
 ) -> Figure:
-    """Totals after every event (x: step, 0 = the start), one line per player, the step marked."""
+    """Totals after every event (x: step, 0 = the start), one line per player, the step marked; `missed`:
+    hindsight's missed plays as (step, player, words), marked on that player's line."""
     steps = list(range(len(totals)))
     data: list[dict[str, Any]] = []
     for i, (pid, name) in enumerate(players):
@@ -70,6 +73,14 @@ def score_chart(
             "type": "scatter", "mode": "markers", "name": "bonus / capture", "x": list(bonus_steps), "y": top,
             "marker": {"symbol": "star", "size": 9, "color": "#F2B705", "line": {"color": INK, "width": 0.5}},
             "hovertemplate": "bonus at step %{x}<extra></extra>",
+        })
+    marks = [(s, pid, text) for s, pid, text in missed if s < len(totals)]
+    if marks:
+        data.append({
+            "type": "scatter", "mode": "markers", "name": "missed play", "x": [s for s, _, _ in marks],
+            "y": [totals[s].get(pid, 0) for s, pid, _ in marks], "customdata": [text for _, _, text in marks],
+            "marker": {"symbol": "x", "size": 10, "color": MISSED, "line": {"color": "#FFFFFF", "width": 1}},
+            "hovertemplate": "step %{x}: %{customdata}<extra>missed play</extra>",
         })
     shapes = step_marker(step)
     for s in superseded:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from projections.protocol import Game, PadStep
@@ -64,6 +64,9 @@ class Replay:
     view: View = FULL  # whose hidden tiles the rows and the steps show
     upto: int = 0  # the seq of the fold it was built from (more than `seq` when the stored rows break before)
     check: ChainCheck | None = None  # the stored rows' chain check it was built with
+    # Hindsight's missed plays by the seq of the event that missed them (projections/hindsight.py, as JSON):
+    # empty for a spectator of a match in progress, whom hindsight would show tiles the table has not seen.
+    missed: Mapping[int, tuple[Mapping[str, Any], ...]] = field(default_factory=dict)
 
     @property
     def names(self) -> dict[str, str]:
@@ -168,6 +171,11 @@ def build_replay(
     else:
         chain_text = (f"chain broken at seq {check.first_bad_seq}: {check.reason} — "
                       f"the replay stops at seq {fold.seq}")
+    missed: dict[int, tuple[Mapping[str, Any], ...]] = {}
+    if view.everything:
+        for m in sb.missed(match_id)["missed"]:
+            if m["seq"] <= fold.seq:
+                missed[m["seq"]] = (*missed.get(m["seq"], ()), m)
     return Replay(
         match_id=match_id,
         game=game.name,
@@ -184,6 +192,7 @@ def build_replay(
         view=view,
         upto=upto,
         check=check,
+        missed=missed,
     )
 
 

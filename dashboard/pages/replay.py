@@ -11,6 +11,7 @@ the browser.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from html import escape
 from typing import Any
@@ -115,9 +116,11 @@ def layout(sb: Scorebook, cache: ReplayCache, match_id: str, search: str | None)
                 html.Div(dcc.Graph(id="board", figure=figure, config={"displayModeBar": False}, className="board"),
                          className="board-wrap", **_data(game=replay.game)),
                 html.Div(now, id="event-now", className="event-now"),
+                legal_panel(match_id, replay.names),
                 html.H3("Score over time"),
                 dcc.Graph(id="score-chart", config={"displayModeBar": False},
-                          figure=score_chart(replay.players, replay.totals, step, scoring_bonus, superseded)),
+                          figure=score_chart(replay.players, replay.totals, step, scoring_bonus, superseded,
+                                             missed_marks(replay))),
             ]),
             html.Div(className="side-col", children=[
                 html.Div(panel, id="player-panel", className="player-panel"),
@@ -129,6 +132,22 @@ def layout(sb: Scorebook, cache: ReplayCache, match_id: str, search: str | None)
                 html.Div(id="event-list", className="event-list"),
             ]),
         ]),
+    ])
+
+
+def missed_marks(replay: Replay) -> list[tuple[int, str, str]]:
+    """Hindsight's missed plays as the score chart marks them: (step, player, words)."""
+    return [(seq, m["player"], m["text"]) for seq, found in sorted(replay.missed.items()) for m in found]
+
+
+def legal_panel(match_id: str, names: Mapping[str, str]) -> html.Div:
+    """"Could they have played?": the legal moves of the player to move at the step shown, filled by the page
+    script (dashboard/assets/legal.js) from `GET /api/matches/{id}/legal?at=k` once stepping pauses, each step
+    asked once; hindsight's missed plays come with the answer (never to a spectator of a match in progress)."""
+    attrs = {**_data(match=match_id), "data-names": json.dumps(dict(names))}
+    return html.Div(id="legal-panel", className="legal-panel", **attrs, children=[
+        html.H3("Could they have played?"),
+        html.Div("…", id="legal-body", className="legal-body muted small"),
     ])
 
 
@@ -175,7 +194,11 @@ def event_table(replay: Replay, step: int) -> str:
             classes.append("superseded")
         if r.seq in replay.bonus_steps:
             classes.append("bonus")
+        if r.seq in replay.missed:
+            classes.append("missed")
         what = f'<span class="what">{escape(r.text)}</span>'
+        for m in replay.missed.get(r.seq, ()):
+            what += f'<div class="missed-note">⚠ missed: {escape(m["text"])}</div>'
         if r.superseded_by:
             reason = escape(r.superseded_reason or "no reason given")
             what += f'<div class="superseded-note">superseded by rewind #{r.superseded_by}: {reason}</div>'
@@ -229,6 +252,8 @@ def render_parts(replay: Replay, view: StepView) -> tuple[dict[str, Any], Any, s
         if r.superseded_by:
             now.append(html.Span(f"  — superseded by rewind #{r.superseded_by}: {r.superseded_reason}",
                                  className="superseded-note"))
+        for m in replay.missed.get(r.seq, ()):
+            now.append(html.Div(f"⚠ missed: {m['text']}", className="missed-note"))
     return figure, [info, *cards], label, score_text, now
 
 
