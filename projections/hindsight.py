@@ -21,7 +21,9 @@ Each game says how its hands work in its own `hindsight` module (the same module
 package): `NO_PLAY`, `PLACED`, `BONUS_TAGS`, `held(state, player)` (known tiles and hidden slots),
 `holding(state, player, tiles)` (the state with `tiles` taken out of hidden slots into the known hand) and
 `flow(before, event, player)` (what an event reveals of the player's hidden slots, how many hidden tiles it
-adds, whether it starts a new round). Pure and deterministic: the moves are the game's own `legal_moves`.
+adds, whether it starts a new round), `bonus_counts(state)`, and `as_table(state, sees)` (hands turned face
+down, for a spectator's legal moves: recorder/legal.py). Pure and deterministic: the moves are the game's own
+`legal_moves`.
 """
 
 from __future__ import annotations
