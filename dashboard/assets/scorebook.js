@@ -322,6 +322,12 @@
     go(kind);
   });
 
+  /* For assets/live.js: the step on screen, and a step to go to (a match in progress grows under the page). */
+  window.scorebookReplay = {
+    step: function () { var m = meta(); return state.step !== null ? state.step : (m ? m.step : null); },
+    goTo: goTo
+  };
+
   window.dash_clientside = window.dash_clientside || {};
   window.dash_clientside.scorebook = {
       /* Decode the frames as soon as the page has them (the server sends them right after the page); a step

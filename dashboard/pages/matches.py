@@ -1,4 +1,6 @@
-"""The matches page: every recorded match, newest first, filtered by game, player and status."""
+"""The matches page: every recorded match, newest first, filtered by game, player and status; above them,
+on the first page, the matches being played now ("Live now": in progress, with an event recorded in the last
+`recorder.live.LIVE_MINUTES` minutes, the latest first; docs/LIVE.md)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from dashboard.pages.links import player_href
 from dashboard.theme import seat_colours
 from projections.registry import GAME_NAMES, game_title
 from recorder.facade import Scorebook
+from recorder.live import LIVE_MINUTES, live_match_ids
 
 PAGE_SIZE = 50
 
@@ -34,6 +37,7 @@ def layout(sb: Scorebook) -> html.Div:
                 placeholder="Any status", clearable=True)]),
         ]),
         dcc.Store(id="matches-offset", data=0),
+        html.Div(id="live-now", className="live-now"),
         html.Div(id="matches-count", className="muted"),
         html.Div(id="matches-table"),
         html.Div(className="pager", children=[
@@ -54,7 +58,16 @@ def _meta_text(meta: Mapping[str, Any]) -> str:
     return " · ".join(parts)
 
 
-def table(items: list[dict[str, Any]]) -> html.Table:
+def status_cell(words: str, status: str, live: bool) -> list[Any]:
+    cell: list[Any] = [html.Span(words, className=f"badge badge-{status}")]
+    if live:
+        cell += [" ", html.Span("● live", className="badge badge-live", title="an event recorded in the last "
+                                f"{LIVE_MINUTES} minutes")]
+    return cell
+
+
+def table(items: list[dict[str, Any]], live: frozenset[str] | set[str] = frozenset(),
+          row_class: str = "match-row") -> html.Table:
     head = html.Thead(html.Tr([html.Th(h) for h in
                                ("Date", "Game", "Players", "Status", "Winner", "Events", "Tournament", "")]))
     rows = []
@@ -66,11 +79,11 @@ def table(items: list[dict[str, Any]]) -> html.Table:
                             style={"borderColor": colours[p["id"]]}) for p in m["players"]]
         status = m["status"].replace("_", " ")
         winners = ", ".join(names.get(w, w) for w in m["winners"]) or ("—" if m["status"] == "finished" else "")
-        rows.append(html.Tr(className="match-row", **{"data-game": m["game"]}, children=[
+        rows.append(html.Tr(className=row_class, **{"data-game": m["game"]}, children=[
             html.Td(match_date(m)),
             html.Td(dcc.Link(game_title(m["game"]), href=href, className="game-link")),
             html.Td(players),
-            html.Td(html.Span(status, className=f"badge badge-{m['status']}")),
+            html.Td(status_cell(status, m["status"], m["match_id"] in live)),
             html.Td(winners),
             html.Td(str(m["seq"]), className="num"),
             html.Td(_meta_text(m.get("meta") or {}), className="muted"),
@@ -103,15 +116,31 @@ def register(app: Dash, sb: Scorebook) -> None:
     @app.callback(
         Output("matches-table", "children"),
         Output("matches-count", "children"),
+        Output("live-now", "children"),
         Input("matches-offset", "data"),
         Input("filter-game", "value"),
         Input("filter-player", "value"),
         Input("filter-status", "value"),
     )
-    def show(offset: int | None, game: Any, player: Any, status: Any) -> tuple[Any, str]:
+    def show(offset: int | None, game: Any, player: Any, status: Any) -> tuple[Any, str, Any]:
         offset = offset or 0
         items, total = sb.matches(game or None, player or None, status or None, PAGE_SIZE, offset)
+        playing = live_matches(sb, game or None, player or None, status or None)
+        live_ids = {m["match_id"] for m in playing}
+        now = [html.H2("Live now"), table(playing, live_ids, "live-row")] if playing and not offset else []
         if not total:
-            return table([]), "No match recorded yet." if not (game or player or status) else "0 matches"
+            return table([]), "No match recorded yet." if not (game or player or status) else "0 matches", now
         shown = f"{offset + 1}–{offset + len(items)} of {total}" if total > PAGE_SIZE else f"{total}"
-        return table(items), f"{shown} match{'es' if total != 1 else ''}, newest first"
+        return table(items, live_ids), f"{shown} match{'es' if total != 1 else ''}, newest first", now
+
+
+def live_matches(sb: Scorebook, game: str | None, player: str | None, status: str | None) -> list[dict[str, Any]]:
+    """The matches being played now that the filters let through, the latest event first."""
+    if status not in (None, "in_progress"):
+        return []
+    out = []
+    for match_id in live_match_ids(sb.engine):
+        m = sb.summary(match_id)
+        if (game is None or m["game"] == game) and (player is None or any(p["id"] == player for p in m["players"])):
+            out.append(m)
+    return out

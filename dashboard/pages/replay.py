@@ -22,6 +22,7 @@ from dash import ClientsideFunction, Dash, Input, Output, Patch, State, dcc, htm
 from dashboard.boards import board_figure, player_lines
 from dashboard.charts import score_chart, step_marker
 from dashboard.model import Replay, ReplayCache, StepView, clamp_step, points_text, step_view
+from dashboard.pages import replay_live
 from dashboard.pages.signin import principal
 from dashboard.replay_frames import pack, step_frames
 from dashboard.theme import seat_colours
@@ -68,7 +69,9 @@ def layout(sb: Scorebook, cache: ReplayCache, match_id: str, search: str | None)
             html.H1("No such match"),
             html.P([f"There is no match {match_id!r}. ", dcc.Link("Back to the matches", href="/")]),
         ])
-    step = clamp_step(step_from_search(search) or 0, replay.seq)
+    asked = step_from_search(search)
+    # A match in progress opens at its last step, which then follows the match as it is played (docs/LIVE.md).
+    step = clamp_step(asked if asked is not None else (0 if replay.finished else replay.seq), replay.seq)
     view = step_view(sb, replay, step)
     meta = replay.summary.get("meta") or {}
     meta_bits = [str(meta[k]) if k == "tournament" else f"{k} {meta[k]}"
@@ -78,7 +81,9 @@ def layout(sb: Scorebook, cache: ReplayCache, match_id: str, search: str | None)
     scoring_bonus = [s for s in replay.bonus_steps if any(replay.rows[s - 1].points.values())]
     figure, panel, step_label, score_text, now = render_parts(replay, view)
     return html.Div(className="page replay", children=[
-        dcc.Store(id="replay-meta", data={"match_id": match_id, "n": replay.seq, "bonus": list(replay.bonus_steps)}),
+        dcc.Store(id="replay-meta", data={"match_id": match_id, "n": replay.seq, "bonus": list(replay.bonus_steps),
+                                          "finished": replay.finished}),
+        dcc.Store(id="replay-live"), dcc.Store(id="replay-live-ack"), dcc.Store(id="replay-live-seen"),
         dcc.Store(id="replay-frames"),
         dcc.Store(id="replay-frames-ready"),
         dcc.Store(id="replay-sync"),
@@ -87,7 +92,11 @@ def layout(sb: Scorebook, cache: ReplayCache, match_id: str, search: str | None)
             html.H1([game_title(replay.game), html.Span(
                 " · ".join(name for _, name in replay.players), className="subtitle")]),
             html.Div(className="head-badges", children=[
-                html.Span(status, className=f"badge badge-{'finished' if replay.finished else 'in_progress'}"),
+                html.Span(status, id="status-badge",
+                          className=f"badge badge-{'finished' if replay.finished else 'in_progress'}"),
+                html.Span("● live", id="live-badge", className=replay_live.badges(replay.finished)[2],
+                          title="This page follows the match: new events show as they are recorded",
+                          **_data(match=match_id)),
                 html.Span(" · ".join(meta_bits), className="muted") if meta_bits else None,
                 html.Span(("✓ " if replay.chain_ok else "✗ ") + replay.chain_text, id="chain-check",
                           className="chain " + ("chain-ok" if replay.chain_ok else "chain-bad")),
@@ -299,6 +308,8 @@ def register(app: Dash, sb: Scorebook, cache: ReplayCache) -> None:
         Output("replay-frames-ready", "data"),
         Input("replay-frames", "data"),
     )
+
+    replay_live.register(app, sb, cache)  # a match in progress followed as it is played
 
     @app.callback(Output("replay-frames", "data"), Input("replay-meta", "data"))
     def load_frames(meta: Mapping[str, Any]) -> Any:
