@@ -10,6 +10,7 @@ from typing import Any
 from projections.games.hi_spot import rules as hs
 from projections.games.high_five import rules as hf
 from projections.games.tri_ominos import rules as tri
+from projections.timeline import Fold
 from recorder.facade import Scorebook
 
 # Low targets: a match of a few rounds (each round or game a fresh shuffle) rather than a long one.
@@ -17,9 +18,9 @@ OPTIONS = {"tri-ominos": {"target_score": 120}, "high-five": {"target_score": 25
 MAX_EVENTS = 3000
 
 
-def next_event(sb: Scorebook, match_id: str, rng: random.Random) -> dict[str, Any]:
-    """The next event of the match, tiles of draws left out."""
-    fold = sb.fold(match_id)
+def next_event(sb: Scorebook, match_id: str, rng: random.Random, fold: Fold[Any] | None = None) -> dict[str, Any]:
+    """The next event of the match (whose fold is `fold`, if given), tiles of draws left out."""
+    fold = fold if fold is not None else sb.fold(match_id)
     game, state = fold.game, fold.state
     ids = [pid for pid, _ in fold.players]
 
@@ -55,18 +56,18 @@ def next_event(sb: Scorebook, match_id: str, rng: random.Random) -> dict[str, An
     return chosen([ids[state.current]])
 
 
-def start(sb: Scorebook, game: str, players: int = 2, recorded_by: str = "desk") -> str:
+def start(sb: Scorebook, game: str, players: int = 2, recorded_by: str = "desk", **options: Any) -> str:
     data = {"game": game, "players": [{"id": p} for p in ("ann", "bo", "cy", "di")[:players]],
-            "options": dict(OPTIONS[game]), "bag": "committed"}
+            "options": {**OPTIONS[game], **options}, "bag": "committed"}
     return str(sb.start_match(data, recorded_by)["match_id"])
 
 
 def play(sb: Scorebook, match_id: str, rng: random.Random, until: int | None = None, recorded_by: str = "desk") -> int:
     """Play the match to its end (or to seq `until`); the last seq."""
-    seq = sb.fold(match_id).seq
     for _ in range(MAX_EVENTS):
-        if sb.fold(match_id).finished or (until is not None and seq >= until):
+        fold = sb.fold(match_id)
+        seq = fold.seq
+        if fold.finished or (until is not None and seq >= until):
             return seq
-        stored, _ = sb.append(match_id, [next_event(sb, match_id, rng)], seq, recorded_by)
-        seq = stored[-1]["seq"]
+        sb.append(match_id, [next_event(sb, match_id, rng, fold)], seq, recorded_by)
     raise AssertionError("the match did not end")

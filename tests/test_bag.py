@@ -350,3 +350,62 @@ def test_the_scorepads_undo_skips_the_reveal(scorebook: Scorebook) -> None:
     match_id = start(sb, "tri-ominos")
     last = play(sb, match_id, random.Random(7))
     assert undo_target(sb.fold(match_id)) == (last - 1, last - 2)
+
+
+def shuffles(sb: Scorebook, match_id: str) -> int:
+    """How many times the match's bag was shuffled: its draws dealt again from the seed, seq by seq."""
+    fold = sb.whole_fold(match_id)
+    seed = bytes.fromhex(seed_of(sb, match_id)[0])
+    bags = [Bag(), Bag()]
+    for seq in range(2, fold.seq + 1):
+        e = fold.event(seq)
+        bag = pure.after(bags, e)
+        if bag is None:
+            dealt = pure.deal(fold.game.name, fold.state_at(seq - 1), e.type, e.data, bags[-1], seed)
+            bag = dealt.bag if dealt is not None else bags[-1]
+        bags.append(bag)
+    return bags[-1].shuffles
+
+
+@pytest.mark.parametrize(("game", "options", "least"), [
+    ("tri-ominos", {"target_score": 400}, 2),  # a shuffle per round: no one makes 400 in one round
+    ("high-five", {"target_score": 110}, 2),  # a game is worth 100 in all: two games at least
+    ("hi-spot", {"target_score": 400, "clear_full_stacks": True}, 2),  # the first-player tiles go back
+])
+def test_tiles_going_back_into_the_bag_are_shuffled_again(
+    scorebook: Scorebook, game: str, options: dict[str, Any], least: int
+) -> None:
+    # Longer matches: new rounds and games put every tile back; in Hi-Spot, settled first-player draws,
+    # cleared full stacks and exchanges put some back.
+    sb = scorebook
+    match_id = start(sb, game, **options)
+    play(sb, match_id, random.Random(21))
+    assert shuffles(sb, match_id) >= least
+    if game == "hi-spot":
+        fold = sb.whole_fold(match_id)
+        assert any(getattr(fold.state_at(s).last, "cleared", False) for s in range(1, fold.seq + 1))
+    check = sb.verify(match_id)
+    assert check.ok and check.bag is not None and check.bag.startswith("every draw followed"), check
+
+
+def test_a_wrong_tile_through_the_api_is_a_422_and_stores_nothing(scorebook: Scorebook) -> None:
+    client = TestClient(create_api(scorebook))
+    headers = {"Authorization": f"Bearer {scorebook.create_token('desk', 'recorder')}"}
+    r = client.post("/api/matches", headers=headers,
+                    json={"game": "tri-ominos", "players": [{"id": "ann"}, {"id": "bo"}], "bag": "committed"})
+    match_id = r.json()["match_id"]
+    m = f"/api/matches/{match_id}"
+    r = client.post(f"{m}/events", headers=headers, json={"expected_seq": 1, "events": [
+        {"type": "round_started", "data": {}}, {"type": "tiles_dealt", "data": {"player": "ann"}}]})
+    assert r.status_code == 201 and None not in r.json()["events"][1]["data"]["tiles"]
+    dealt = set(r.json()["events"][1]["data"]["tiles"])
+    wrong = next(t for t in TRI_TILES if t not in dealt)
+    seed, _ = seed_of(scorebook, match_id)
+    if wrong == shuffled(TRI_TILES, bytes.fromhex(seed), 0)[9]:  # by chance the bag's next: take another
+        wrong = next(t for t in TRI_TILES if t not in dealt and t != wrong)
+    r = client.post(f"{m}/events", headers=headers, json={"expected_seq": 3, "events": [
+        {"type": "tiles_dealt", "data": {"player": "bo", "tiles": [None] * 8 + [wrong]}}]})
+    assert r.status_code == 422
+    assert r.json()["error"] == "illegal_event" and r.json()["seq"] == 4 and r.json()["type"] == "tiles_dealt"
+    assert f"{wrong} is not the next tile of this match's committed bag" in r.json()["reason"]
+    assert [e["seq"] for e in client.get(f"{m}/events").json()["events"]] == [1, 2, 3]
