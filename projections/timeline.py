@@ -10,6 +10,10 @@ A fold may also start part-way (`Fold.resume`, from a stored snapshot of the sta
 the events and states from b on, plus the match_started event. An earlier seq (`state_at`, `event`,
 `describe`, `points`, `at`, `events`, a rewind to before b) asks its `earlier` loader once for the fold of
 seqs 1..b, shared by every fold extended from it; without a loader it raises EarlierNotHeld.
+
+A fold plays the rules version its match_started names (none: 1), chosen once at the start (`_rules_of`),
+and reads stored events through the named upcasters of `projections/upcasters.py` (docs/FORMAT.md,
+"Versions and upcasters").
 """
 
 from __future__ import annotations
@@ -93,7 +97,7 @@ class Fold(Generic[S]):
         _check_envelope(event, 0)
         if event.type != "match_started":
             raise IllegalEvent(f"the first event must be match_started, not {event.type}")
-        game, event = _rules_of(event)
+        game = _rules_of(event)
         if "bag" in event.data or "bag_commitment" in event.data:  # a committed bag (projections/bag.py)
             _refuse(start_problem(game.name, event.data))
         if not isinstance(event.data.get("meta", {}), dict):
@@ -117,7 +121,7 @@ class Fold(Generic[S]):
             raise IllegalEvent("a resumed fold needs the match's match_started event (seq 1)")
         if event.seq == 1:
             return Fold.begin(start)
-        game, start = _rules_of(start)
+        game = _rules_of(start)
         if after_start(game.name):
             event = upcast(game.name, event)
         players = tuple((p["id"], p.get("name") or p["id"]) for p in start.data["players"])
@@ -317,13 +321,14 @@ class Fold(Generic[S]):
         return {p: after[p] - before.get(p, 0) for p in after if after[p] != before.get(p, 0)}
 
 
-def _rules_of(start: Event) -> tuple[Game[Any], Event]:
-    """The Game of the rules version `start` (match_started) names, and `start` upcast (no version: 1).
+def _rules_of(start: Event) -> Game[Any]:
+    """The Game of the rules version `start` (match_started) names, read through its upcasters (no version: 1).
 
-    Chosen once per match: the fold then calls that version's handlers with no lookup per event."""
+    Chosen once per match: the fold then calls that version's handlers with no lookup per event. The fold
+    keeps match_started as stored (what the statistics fingerprint and the event lists show): its version is
+    `fold.game.rules_version`."""
     game = get_game(start.data.get("game"))
-    start = upcast(game.name, start)
-    return game.version(start.data.get("rules_version")), start
+    return game.version(upcast(game.name, start).data.get("rules_version"))
 
 
 def _refuse(problem: str | None) -> None:

@@ -18,6 +18,7 @@ from sqlalchemy.engine import Connection
 
 from projections.stats import FACTS_VERSION, match_date, match_facts
 from projections.timeline import Fold
+from projections.upcasters import after_start
 from recorder.event_rows import EventRow, rows_by_match
 from recorder.logfile import GENESIS, format_time
 from recorder.snapshots import Snapshots
@@ -82,6 +83,8 @@ def facts_row(match: MatchToProject, fold: Fold[Any], rows: Sequence[EventRow] =
 def stored_fingerprint(fold: Fold[Any], rows: Sequence[EventRow]) -> str | None:
     """`stats.fingerprint(fold)` from the folded rows' stored texts, when they are the bytes it is taken over:
     each text shown canonical by its hash and all ASCII (the fingerprint escapes the rest); else None."""
+    if after_start(fold.game.name):  # the fold's events are upcast: not the stored texts
+        return None
     folded = rows[:fold.seq]
     if len(folded) < fold.seq or not all(r.canonical and r.text is not None and r.text.isascii() for r in folded):
         return None

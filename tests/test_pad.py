@@ -118,7 +118,8 @@ def test_a_whole_match_typed_line_by_line_equals_the_log(scorebook: Scorebook, g
         assert outcome.stored, (i, to_notation(g, event), outcome.message)
         assert outcome.message.startswith(f"#{i + 1} {event['type']}: ")
     stored = scorebook.events(match_id)
-    assert [{"type": e["type"], "data": e["data"]} for e in stored] == log
+    started = {"type": "match_started", "data": {**log[0]["data"], "rules_version": g.rules_version}}
+    assert [{"type": e["type"], "data": e["data"]} for e in stored] == [started, *log[1:]]  # the current rules
     assert {e["recorded_by"] for e in stored} == {"desk-1"}
     assert scorebook.scores(match_id)["players"] == scores_json(fold_dicts(log), match_id)["players"]
 

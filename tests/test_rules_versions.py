@@ -116,7 +116,7 @@ def test_a_resumed_fold_plays_the_version_of_its_match_started(hats_off_v2: Game
     assert resumed.game is hats_off_v2
     old = Fold.resume(Event(1, "match_started", _with_version(lines, None)[0]["data"]), whole.event(whole.seq),
                       whole.state, {})
-    assert old.game is HATS_OFF and old.event(1).data["rules_version"] == 1
+    assert old.game is HATS_OFF and "rules_version" not in old.event(1).data
 
 
 # -- upcasters -------------------------------------------------------------------------------------------
@@ -125,8 +125,9 @@ def test_a_resumed_fold_plays_the_version_of_its_match_started(hats_off_v2: Game
 def test_match_started_without_a_version_is_read_as_version_1() -> None:
     data = {"game": "hats-off", "players": PLAYERS, "options": {}}
     fold = Fold.begin(Event(1, "match_started", data))
-    assert fold.event(1).data["rules_version"] == 1 and fold.game.rules_version == 1
-    assert "rules_version" not in data  # upcast on reading: what was given is not changed
+    assert fold.game.rules_version == 1
+    assert fold.event(1).data == data and "rules_version" not in data  # the stored event is kept as it is
+    assert upcasters.upcast("hats-off", fold.event(1)).data == {**data, "rules_version": 1}
     named = [u.name for u in upcasters.UPCASTERS]
     assert "match_started_rules_version_1" in named
     assert upcasters.match_started_rules_version_1({"game": "x"}) == {"game": "x", "rules_version": 1}
@@ -288,3 +289,15 @@ def test_the_scorepad_and_clubs_path_stamps_too(scorebook: Scorebook, hats_off_v
 def _no_upcaster_left() -> Iterator[None]:
     yield
     assert upcasters.after_start("hats-off") == {}
+
+
+def test_format_md_lists_every_upcaster_and_every_games_versions() -> None:
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "FORMAT.md").read_text(encoding="utf-8")
+    section = text.split("## Versions and upcasters", 1)[1].split("\n## ", 1)[0]
+    for u in upcasters.UPCASTERS:
+        assert f"| `{u.name}` | `{u.game}` | `{u.type}` | {u.version} |" in section, u.name
+    for game in registry.all_games():
+        published = "; ".join(f"{n} — {g.rules.summary}" for n, g in game.published.items())
+        assert f"| `{game.name}` | {game.rules_version} | {published} |" in section, game.name
