@@ -10,9 +10,14 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from projections.errors import IllegalEvent
+from projections.events import Event
+from projections.redaction import SPECTATOR, redact_data
 from projections.registry import get_game
+from projections.timeline import fold, fold_dicts
 from recorder.api import create_api
 from recorder.facade import Scorebook
+from recorder.legal import table_fold
 from tests.hidden_tiles import leaks, secret_tiles
 from tests.test_tri_ominos_rules import deal, draw, pass_turn, place, started
 
@@ -135,3 +140,22 @@ def test_a_finished_match_s_hindsight_is_everyone_s(club: Club) -> None:
 def test_the_missed_route_answers_404_for_no_such_match(club: Club) -> None:
     r = club.get("/api/matches/m_nope/missed")
     assert r.status_code == 404
+
+
+def test_the_table_fold_goes_on_where_the_redacted_log_stops_being_a_log() -> None:
+    # A random match recorded with every hand known: each round ends at once, with no reveal recorded. The
+    # redacted log alone waits for one at the first round's end; the table's fold goes on with those hands
+    # face down, and then refolds the next round's redacted deals.
+    log = TRI.random_match(random.Random(0), THREE, None)
+    whole = fold_dicts(log)
+    redacted = [Event(e.seq, e.type, redact_data(TRI.descriptor, e.type, e.data, SPECTATOR)[0]) for e in whole.events]
+    with pytest.raises(IllegalEvent, match="record hands_revealed first"):
+        fold(redacted)
+    table = table_fold(whole, SPECTATOR)
+    assert table.seq == whole.seq
+    for seq in range(1, whole.seq + 1):
+        mine, recorded = table.state_at(seq), whole.state_at(seq)
+        if mine.phase != "revealing":  # a round's end waits for the hands at the table: its points come after
+            assert mine.totals == recorded.totals  # the scores are public
+        assert [h.size if h else None for h in mine.hands] == [h.size if h else None for h in recorded.hands]
+        assert all(not h.known for h in mine.hands if h is not None), seq  # no tile of a hand is known
