@@ -102,6 +102,27 @@ def test_old_matches_replay_unchanged_and_new_ones_follow_version_2(hats_off_v2:
         fold_dicts(_with_version(lines, 2))
 
 
+def test_the_version_is_looked_up_once_per_match_not_per_event(
+    hats_off_v2: Game[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import projections.timeline as timeline
+
+    asked: list[object] = []
+    version = Game.version
+    monkeypatch.setattr(Game, "version", lambda self, n: asked.append(n) or version(self, n))
+
+    def per_event(*_: Any) -> Any:
+        raise AssertionError("no game has an upcaster after match_started: the fold must not wrap its events")
+
+    monkeypatch.setattr(timeline, "upcast_all", per_event)
+    monkeypatch.setattr(timeline, "upcast", lambda game, e: e if e.type != "match_started" else per_event())
+    lines, expected = load_example("hats-off-01")
+    with pytest.raises(AssertionError):  # match_started alone goes through the upcasters
+        fold_dicts(lines)
+    monkeypatch.setattr(timeline, "upcast", upcasters.upcast)
+    assert scores_json(fold_dicts(lines)) == expected and asked == [1]
+
+
 def test_examples_give_their_scores_with_a_version_2_published(hats_off_v2: Game[Any]) -> None:
     for name in example_names():
         lines, expected = load_example(name)
@@ -301,3 +322,23 @@ def test_format_md_lists_every_upcaster_and_every_games_versions() -> None:
     for game in registry.all_games():
         published = "; ".join(f"{n} — {g.rules.summary}" for n, g in game.published.items())
         assert f"| `{game.name}` | {game.rules_version} | {published} |" in section, game.name
+
+
+def test_the_replay_page_names_the_rules_version(scorebook: Scorebook, hats_off_v2: Game[Any]) -> None:
+    from recorder.server import build_app
+
+    lines, _ = load_example("hats-off-01")
+    old = scorebook.import_log("".join(json.dumps(line) + "\n" for line in lines))["match_id"]
+    new = scorebook.start_match(dict(START))["match_id"]
+    client = TestClient(build_app(scorebook))
+    for match_id, version in ((old, 1), (new, 2)):
+        body = {
+            "output": "..page.children...whoami.children..",
+            "outputs": [{"id": "page", "property": "children"}, {"id": "whoami", "property": "children"}],
+            "inputs": [{"id": "url", "property": "pathname", "value": f"/matches/{match_id}"}],
+            "state": [{"id": "url", "property": "search", "value": ""}],
+            "changedPropIds": ["url.pathname"],
+        }
+        r = client.post("/_dash-update-component", json=body)
+        assert r.status_code == 200, r.text
+        assert f"rules version {version}" in json.dumps(r.json()["response"]["page"])

@@ -76,6 +76,8 @@ def layout(sb: Scorebook, cache: ReplayCache, match_id: str, search: str | None)
     meta = replay.summary.get("meta") or {}
     meta_bits = [str(meta[k]) if k == "tournament" else f"{k} {meta[k]}"
                  for k in ("tournament", "round", "table", "date") if meta.get(k) is not None]
+    if replay.summary.get("rules_version") is not None:  # which rules the match is scored by (FORMAT.md)
+        meta_bits.append(f"rules version {replay.summary['rules_version']}")
     status = "finished" if replay.finished else "in progress"
     superseded = [r.seq for r in replay.rows if r.superseded_by]
     scoring_bonus = [s for s in replay.bonus_steps if any(replay.rows[s - 1].points.values())]
