@@ -342,3 +342,32 @@ def test_scorebook_follow_prints_each_event_as_it_comes(scorebook: Scorebook, ba
     r = CliRunner().invoke(app, ["follow", playing, "--db", bare_url, "--from-start", "--timeout", "0.5"])
     assert r.exit_code == 0, r.output
     assert len(r.output.strip().splitlines()) == len(log) + 1
+
+
+def test_scorebook_follow_prints_as_a_process_and_ctrl_c_ends_it(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from tests.servers import ROOT
+
+    url = f"sqlite:///{tmp_path / 'follow.db'}"
+    sb = Scorebook.open(url)
+    _, playing, log = _two_matches(sb)
+    proc = subprocess.Popen([sys.executable, "-m", "recorder.cli", "follow", playing, "--from-start", "--db", url],
+                            cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        recorded = [proc.stdout.readline() for _ in log]  # what is recorded already: it is following by now
+        assert [r.split()[1] for r in recorded] == [f"{playing}#{k}" for k in range(1, len(log) + 1)]
+        _append_a_note(sb, playing)
+        line = proc.stdout.readline()
+        assert f"{playing}#{len(log) + 1}  note  desk  " in line and "table 3: live" in line
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=10) == 0
+        assert proc.stderr is not None and "Traceback" not in proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        sb.close()
