@@ -192,7 +192,7 @@ def _missed_bonus(fold: Fold[Any], rules: ModuleType, events: Sequence[Event], i
     before = fold.state_at(e.seq - 1)
     if not rules.bonus_counts(before):
         return None  # e.g. a round's starting tile: no placement bonus to miss
-    made = set(fold.marks(e.seq)[1])
+    made = {t.split(":", 1)[0] for t in fold.marks(e.seq)[1]}  # "hexagon:2" is a hexagon taken
     if made & set(rules.BONUS_TAGS):
         return None
     held = rules.held(before, player)

@@ -16,6 +16,8 @@ from tests.examples import load_example
 from tests.test_tri_ominos_rules import (
     BRIDGE,
     BRIDGE_DEAL,
+    DOUBLE,
+    DOUBLE_DEAL,
     HEXAGON,
     HEXAGON_DEAL,
     deal,
@@ -103,6 +105,12 @@ def test_a_missed_hexagon_is_flagged_and_a_taken_one_is_not() -> None:
     assert m.moves[0]["notation"] == "bo 0-5-5 @-1,0 505" and m.moves[0]["points"] == 60
     assert m.text == ("Bo placed 0-5-5 at [0, -1]: 10, with no hexagon, although bo 0-5-5 @-1,0 505 "
                       "would have scored 60 (hexagon)")
+
+
+def test_a_double_hexagon_taken_is_not_a_hexagon_missed() -> None:
+    log = [*started(bridge_extension_bonus=0), *DOUBLE_DEAL, *DOUBLE]
+    assert fold_dicts(log).describe(len(log)).tags == ("hexagon:2",)
+    assert len(log) not in missed(log)
 
 
 def test_a_missed_bridge_is_flagged() -> None:
