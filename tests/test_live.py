@@ -254,6 +254,17 @@ def test_an_append_reaches_an_open_stream_within_a_second(scorebook: Scorebook, 
     assert took < 2.0, took  # about 0.3 s (SQLite's polling) or 0.05 s (NOTIFY) unloaded; shared CI is slower
 
 
+def test_a_client_that_goes_leaves_no_subscriber_behind(scorebook: Scorebook, server: str) -> None:
+    notifier = live.notifier_for(scorebook.engine)
+    with httpx.stream("GET", server + "/api/events/stream", timeout=20) as r:
+        next(r.iter_text())  # the stream's first comment: subscribed
+        assert notifier.listening
+    deadline = time.monotonic() + 5  # the server sees the disconnect, the stream's subscription is closed
+    while notifier.listening and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not notifier.listening
+
+
 def test_stop_streams_ends_open_streams_cleanly(scorebook: Scorebook, server: str) -> None:
     """What the server's shutdown does (SIGINT/SIGTERM, see `end_streams_on_exit`): every open stream ends
     as a complete response, so uvicorn's wait for open connections ends."""

@@ -74,7 +74,8 @@ def test_the_replay_of_a_match_in_progress_follows_appends(page: Any, live_serve
     shown = expected_score_text(live_server, match_id, cut)
     append(cut + 1)
     label_is(page, cut, cut + 2)
-    page.wait_for_function("() => document.querySelector('tr.event-row[data-seq=\"%d\"]') !== null" % (cut + 2))
+    page.wait_for_function("s => document.querySelector('tr.event-row[data-seq=\"' + s + '\"]') !== null",
+                           arg=cut + 2)
     time.sleep(0.5)
     assert page.inner_text("#step-label").strip() == f"Step {cut} of {cut + 2}"
     assert page.inner_text("#score-text").strip() == shown

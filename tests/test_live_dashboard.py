@@ -1,0 +1,85 @@
+"""The replay page's live update (dashboard/pages/replay_live.py, docs/LIVE.md) as the browser asks it: the
+grown match for a page that has fewer events, nothing but the answer's acknowledgement for one that is up to
+date, the step following the end only when asked to, and no hidden tile for a spectator. SQLite and
+PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from projections.registry import get_game
+from recorder.facade import Scorebook
+from recorder.logfile import NewEvent
+from recorder.server import build_app
+from recorder.sessions import SESSION_COOKIE
+from tests.hidden_tiles import leaks, secret_tiles
+
+PLAYERS = [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}]
+OUTPUTS = ["replay-live-ack.data", "replay-meta.data", "replay-events.data", "replay-slider.max",
+           "replay-slider.marks", "score-chart.figure", "status-badge.children", "status-badge.className",
+           "live-badge.className", "step-bonus.disabled", "chain-check.children", "chain-check.className"]
+
+
+def grown(client: TestClient, match_id: str, n: int, follow: bool, value: int) -> dict[str, Any]:
+    body = {"output": ".." + "...".join(OUTPUTS) + "..",
+            "outputs": [{"id": o.split(".")[0], "property": o.split(".")[1]} for o in OUTPUTS],
+            "inputs": [{"id": "replay-live", "property": "data", "value": {"at": 7, "follow": follow}}],
+            "state": [{"id": "replay-meta", "property": "data", "value": {"match_id": match_id, "n": n}},
+                      {"id": "replay-slider", "property": "value", "value": value}],
+            "changedPropIds": ["replay-live.data"]}
+    r = client.post("/_dash-update-component", json=body)
+    assert r.status_code == 200, r.text
+    return dict(r.json()["response"])
+
+
+@pytest.fixture
+def match(scorebook: Scorebook) -> tuple[Scorebook, str, list[dict[str, Any]], int]:
+    log = get_game("hi-spot").random_match(random.Random(5), PLAYERS, None)
+    cut = len(log) // 3
+    match_id = str(scorebook.import_log("".join(json.dumps(x) + "\n" for x in log[:cut]), "fay")["match_id"])
+    return scorebook, match_id, log, cut
+
+
+def test_a_page_behind_gets_the_grown_match_and_a_spectator_no_hidden_tile(match: Any) -> None:
+    sb, match_id, log, cut = match
+    sb.append(match_id, [NewEvent(e["type"], e["data"]) for e in log[cut:cut + 3]], cut, "fay")
+    secret = secret_tiles(get_game("hi-spot"), log[:cut + 3])
+    assert secret
+    spectator = TestClient(build_app(sb))
+    answer = grown(spectator, match_id, cut, follow=True, value=cut)
+    assert answer["replay-live-ack"]["data"] == 7
+    assert answer["replay-meta"]["data"] == {"match_id": match_id, "n": cut + 3, "bonus": answer["replay-meta"]["data"]
+                                             ["bonus"], "finished": False}
+    assert answer["replay-slider"]["max"] == cut + 3
+    assert f'data-seq="{cut + 3}"' in answer["replay-events"]["data"]
+    assert f'class="event-row current" data-seq="{cut + 3}"' in answer["replay-events"]["data"]  # followed
+    assert answer["score-chart"]["figure"]["layout"]["shapes"][0]["x0"] == cut + 3
+    assert answer["status-badge"]["children"] == "in progress" and "hidden" not in answer["live-badge"]["className"]
+    assert not leaks(json.dumps(answer), secret)
+    # the viewer had stepped back to step 3: the grown match is drawn at step 3
+    answer = grown(spectator, match_id, cut, follow=False, value=3)
+    assert 'class="event-row current" data-seq="3"' in answer["replay-events"]["data"]
+    assert answer["score-chart"]["figure"]["layout"]["shapes"][0]["x0"] == 3
+    # the referee's session is told the tiles (the spectator's answer was not empty of them by chance)
+    token = sb.create_token("ref", "referee")
+    referee = TestClient(build_app(sb), cookies={SESSION_COOKIE: sb.sign_in(token).cookie})
+    assert leaks(json.dumps(grown(referee, match_id, cut, follow=True, value=cut)), secret)
+
+
+def test_a_page_up_to_date_gets_only_the_acknowledgement(match: Any) -> None:
+    sb, match_id, _, cut = match
+    answer = grown(TestClient(build_app(sb)), match_id, cut, follow=True, value=cut)
+    assert answer == {"replay-live-ack": {"data": 7}}
+
+
+def test_the_end_of_the_match_hides_the_live_badge(match: Any) -> None:
+    sb, match_id, log, cut = match
+    sb.append(match_id, [NewEvent(e["type"], e["data"]) for e in log[cut:]], cut, "fay")
+    answer = grown(TestClient(build_app(sb)), match_id, cut, follow=True, value=cut)
+    assert answer["replay-meta"]["data"]["finished"] is True
+    assert answer["status-badge"]["children"] == "finished" and "hidden" in answer["live-badge"]["className"]
