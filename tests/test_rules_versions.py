@@ -342,3 +342,14 @@ def test_the_replay_page_names_the_rules_version(scorebook: Scorebook, hats_off_
         r = client.post("/_dash-update-component", json=body)
         assert r.status_code == 200, r.text
         assert f"rules version {version}" in json.dumps(r.json()["response"]["page"])
+
+
+def test_an_imported_file_naming_an_unknown_version_is_refused_and_nothing_stored(
+    client: TestClient, headers: dict[str, str]
+) -> None:
+    lines, _ = load_example("hats-off-01")
+    body = "".join(json.dumps(line) + "\n" for line in _with_version(lines, 3))
+    r = client.post("/api/matches/import", content=body.encode(), headers=headers)
+    assert r.status_code in (400, 422), r.text
+    assert "no rules version 3" in r.text and "published: 1" in r.text
+    assert client.get("/api/matches").json()["total"] == 0
