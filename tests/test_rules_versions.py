@@ -322,6 +322,8 @@ def test_format_md_lists_every_upcaster_and_every_games_versions() -> None:
     for game in registry.all_games():
         published = "; ".join(f"{n} — {g.rules.summary}" for n, g in game.published.items())
         assert f"| `{game.name}` | {game.rules_version} | {published} |" in section, game.name
+        rules_page = (Path(__file__).resolve().parents[1] / "docs" / "rules" / f"{game.name}.md").read_text("utf-8")
+        assert f"**Rules version {game.rules_version}**, the current one" in rules_page, game.name
 
 
 def test_the_replay_page_names_the_rules_version(scorebook: Scorebook, hats_off_v2: Game[Any]) -> None:
