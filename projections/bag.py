@@ -142,14 +142,10 @@ class Dealt(NamedTuple):
 
 
 class NotFromBag(IllegalEvent):
-    """A tile written in a draw that is not the one the committed bag deals there. `reason` does not name
-    the bag's tile (the bag stays secret until the end); `expected`, `found` and `place` do, for verify."""
+    """A tile in a draw that is not the one the committed bag deals there (`place`: its place in the draw)."""
 
     def __init__(self, type: str, found: Any, expected: str | None, place: int) -> None:
-        super().__init__(
-            f"{type}: {found} is not the next tile of this match's committed bag; leave the tiles of a draw "
-            "out (or null) and the server deals them"
-        )
+        super().__init__(f"{type} draws {found} where the committed bag deals {expected}")
         self.expected, self.found, self.place = expected, found, place
 
 
@@ -355,6 +351,15 @@ def deal(game: str, state: Any, type: str, data: Mapping[str, Any], bag: Bag, se
     return Dealt(rule.filled(state, data, dealt), tiles, Bag(bag.order, bag.taken + take, bag.shuffles))
 
 
+def written(game: str, state: Any, type: str, data: Mapping[str, Any]) -> list[Any]:
+    """The tiles `data` writes in the places of the draw it makes in `state` (none when it draws nothing)."""
+    rule = _RULES.get(game, {}).get(type)
+    draw = rule.draw(state, data) if rule is not None else None
+    if rule is None or draw is None:
+        return []
+    return [t for t in rule.written(state, data, draw.n) or () if t is not None]
+
+
 def retried_as(type: str, asked: Any, stored: Any) -> bool:
     """Whether an event the client sent (`asked`) is the one stored once the server dealt its draws: equal, or
     equal but for tiles the client left out or wrote null."""
@@ -421,10 +426,7 @@ def check(fold: Folded, seed: bytes) -> BagCheck:
             state = fold.state_at(seq - 1)
             try:
                 dealt = deal(game, state, event.type, event.data, bags[-1], seed)
-            except NotFromBag as e:
-                why = f"{event.type} draws {e.found} where the committed bag deals {e.expected}"
-                return BagCheck(False, n_draws, n_tiles, seq, f"seq {seq}: {why}")
-            except IllegalEvent as e:
+            except IllegalEvent as e:  # NotFromBag among them
                 return BagCheck(False, n_draws, n_tiles, seq, f"seq {seq}: {e.reason}")
             if dealt is None:
                 if draws(game, event.type):

@@ -110,8 +110,8 @@ class Dealing:
                 raise BadRequest(f"events[{i}]: {e.type} is recorded by the server when the match ends", type=e.type)
 
     def deal(self, fold: Fold[Any], seq: int, e: NewEvent) -> NewEvent:
-        """`e` (at `seq`, after `fold`) with the tiles it draws dealt from the bag; Refused for a tile written that
-        is not the bag's, or when this server does not hold the seed."""
+        """`e` (at `seq`, after `fold`) with the tiles it draws dealt from the bag; Refused for a tile written, or
+        when this server does not hold the seed."""
         bags = self._bags
         bag = pure.after(bags, Event(seq, e.type, e.data))
         if bag is not None:
@@ -124,6 +124,12 @@ class Dealing:
                               "was imported or restored from elsewhere), so it cannot deal its draws", seq, e.type)
             bags.append(bags[-1])
             return e
+        # A tile the client writes is refused whatever it is: were the bag's own accepted, trying tile after
+        # tile (in a batch that fails later, so nothing is drawn) would find the next one by elimination.
+        tiles = pure.written(game, fold.state, e.type, e.data)
+        if tiles:
+            raise Refused(f"{e.type}: {tiles[0]} is written, but the server deals the draws of a match with a "
+                          "committed bag: leave the tiles out (or null)", seq, e.type)
         try:
             dealt = pure.deal(game, fold.state, e.type, e.data, bags[-1], bytes.fromhex(self._seed))
             if dealt is None and pure.draws(game, e.type):
