@@ -61,6 +61,7 @@ def test_a_page_behind_gets_the_grown_match_and_a_spectator_no_hidden_tile(match
     assert answer["score-chart"]["figure"]["layout"]["shapes"][0]["x0"] == cut + 3
     assert answer["status-badge"]["children"] == "in progress" and "hidden" not in answer["live-badge"]["className"]
     assert not leaks(json.dumps(answer), secret)
+    assert answer["score-chart"]["figure"]["data"] == reloaded_chart(sb, match_id)  # as a reload draws it
     # the viewer had stepped back to step 3: the grown match is drawn at step 3
     answer = grown(spectator, match_id, cut, follow=False, value=3)
     assert 'class="event-row current" data-seq="3"' in answer["replay-events"]["data"]
@@ -83,3 +84,27 @@ def test_the_end_of_the_match_hides_the_live_badge(match: Any) -> None:
     answer = grown(TestClient(build_app(sb)), match_id, cut, follow=True, value=cut)
     assert answer["replay-meta"]["data"]["finished"] is True
     assert answer["status-badge"]["children"] == "finished" and "hidden" in answer["live-badge"]["className"]
+    assert answer["score-chart"]["figure"]["data"] == reloaded_chart(sb, match_id)  # hindsight's marks too
+
+
+def reloaded_chart(sb: Scorebook, match_id: str) -> list[dict[str, Any]]:
+    """The score chart's traces as the replay page draws them when it is loaded (a spectator's)."""
+    r = TestClient(build_app(sb)).post("/_dash-update-component", json={
+        "output": "..page.children...whoami.children..",
+        "outputs": [{"id": "page", "property": "children"}, {"id": "whoami", "property": "children"}],
+        "inputs": [{"id": "url", "property": "pathname", "value": f"/matches/{match_id}"}],
+        "state": [{"id": "url", "property": "search", "value": ""}], "changedPropIds": ["url.pathname"]})
+    assert r.status_code == 200, r.text
+    return _figures(r.json())
+
+
+def _figures(node: Any) -> list[dict[str, Any]]:
+    """The traces of the score chart in a page's layout."""
+    if isinstance(node, dict):
+        props = node.get("props")
+        if isinstance(props, dict) and props.get("id") == "score-chart":
+            return list(props["figure"]["data"])
+        return [t for v in node.values() for t in _figures(v)]
+    if isinstance(node, list):
+        return [t for v in node for t in _figures(v)]
+    return []

@@ -28,7 +28,7 @@ def badges(finished: bool) -> tuple[str, str, str]:
 
 
 def register(app: Dash, sb: Scorebook, cache: ReplayCache) -> None:
-    from dashboard.pages.replay import _marks, event_table, viewed_replay
+    from dashboard.pages.replay import _marks, event_table, missed_marks, viewed_replay
 
     app.clientside_callback(
         ClientsideFunction(namespace="live", function_name="grown"),
@@ -84,7 +84,7 @@ def register(app: Dash, sb: Scorebook, cache: ReplayCache) -> None:
             event_table(replay, step),
             replay.seq,
             _marks(replay.seq),
-            score_chart(replay.players, replay.totals, step, scoring_bonus, superseded),
+            score_chart(replay.players, replay.totals, step, scoring_bonus, superseded, missed_marks(replay)),
             status,
             status_class,
             live_class,
