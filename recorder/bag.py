@@ -94,20 +94,29 @@ class Dealers:
                 self._bags.move_to_end(match_id)
                 while len(self._bags) > self._size:
                     self._bags.popitem(last=False)
-        return Dealing(conn, match_id, seed, reveal_due, list(bags))
+        return Dealing(conn, match_id, fold.game.name, seed, reveal_due, list(bags))
 
 
 class Dealing:
     """One append's dealing: each event dealt before the rules see it (`deal`), and the reveal (`reveal`)."""
 
-    def __init__(self, conn: Connection, match_id: str, seed: str | None, reveal_due: bool, bags: list[Bag]) -> None:
-        self._conn, self._match_id, self._seed, self._reveal_due, self._bags = conn, match_id, seed, reveal_due, bags
+    def __init__(
+        self, conn: Connection, match_id: str, game: str, seed: str | None, reveal_due: bool, bags: list[Bag]
+    ) -> None:
+        self._conn, self._match_id, self._game, self._seed = conn, match_id, game, seed
+        self._reveal_due, self._bags = reveal_due, bags
 
     def check(self, events: Sequence[NewEvent]) -> None:
-        """A client may not record what only the server records."""
+        """A client may not record what only the server records, and a draw ends its append: an event after it
+        may depend on the tiles it deals (a placement of one, a second draw refused because the first fits), and
+        a batch refused there would tell, storing nothing, what the bag deals next."""
         for i, e in enumerate(events):
             if e.type in SERVER_EVENTS:
                 raise BadRequest(f"events[{i}]: {e.type} is recorded by the server when the match ends", type=e.type)
+            if i and pure.draws(self._game, events[i - 1].type):
+                raise BadRequest(
+                    f"events[{i}]: in a match with a committed bag a draw ({events[i - 1].type}) is the last event of "
+                    f"its append; send {e.type} in the next one", type=e.type)
 
     def deal(self, fold: Fold[Any], seq: int, e: NewEvent) -> NewEvent:
         """`e` (at `seq`, after `fold`) with the tiles it draws dealt from the bag; Refused for a tile written, or
