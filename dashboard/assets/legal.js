@@ -120,3 +120,18 @@
 
   window.setInterval(check, 100);
 })();
+
+/* "Next missed ⚠": the step of the next missed play after the one shown, reached the way a click on its
+   event row reaches it (assets/scorebook.js steps there, in the browser). */
+document.addEventListener("click", function (ev) {
+  "use strict";
+  var button = ev.target && ev.target.closest ? ev.target.closest("#step-missed") : null;
+  var panel = document.getElementById("legal-panel"), label = document.getElementById("step-label");
+  if (!button || !panel || !label) { return; }
+  var m = /Step (\d+) of/.exec(label.textContent || ""), now = m ? Number(m[1]) : 0;
+  var seqs = (panel.getAttribute("data-missed") || "").split(",").filter(Boolean).map(Number);
+  var next = seqs.find(function (s) { return s > now; });
+  if (next === undefined) { next = seqs[0]; }  /* after the last, round to the first */
+  var row = next === undefined ? null : document.querySelector('tr.event-row[data-seq="' + next + '"]');
+  if (row) { row.click(); }
+});

@@ -12,7 +12,7 @@ the browser.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 from urllib.parse import parse_qs
@@ -127,7 +127,7 @@ def layout(sb: Scorebook, cache: ReplayCache, match_id: str, search: str | None)
                 html.Div(dcc.Graph(id="board", figure=figure, config={"displayModeBar": False}, className="board"),
                          className="board-wrap", **_data(game=replay.game)),
                 html.Div(now, id="event-now", className="event-now"),
-                legal_panel(match_id, replay.names),
+                legal_panel(match_id, replay.names, sorted(replay.missed)),
                 html.H3("Score over time"),
                 dcc.Graph(id="score-chart", config={"displayModeBar": False},
                           figure=score_chart(replay.players, replay.totals, step, scoring_bonus, superseded,
@@ -151,13 +151,18 @@ def missed_marks(replay: Replay) -> list[tuple[int, str, str]]:
     return [(seq, m["player"], m["text"]) for seq, found in sorted(replay.missed.items()) for m in found]
 
 
-def legal_panel(match_id: str, names: Mapping[str, str]) -> html.Div:
+def legal_panel(match_id: str, names: Mapping[str, str], missed: Sequence[int] = ()) -> html.Div:
     """"Could they have played?": the legal moves of the player to move at the step shown, filled by the page
     script (dashboard/assets/legal.js) from `GET /api/matches/{id}/legal?at=k` once stepping pauses, each step
-    asked once; hindsight's missed plays come with the answer (never to a spectator of a match in progress)."""
-    attrs = {**_data(match=match_id), "data-names": json.dumps(dict(names))}
+    asked once; hindsight's missed plays come with the answer (never to a spectator of a match in progress).
+    With missed plays, "Next missed ⚠" goes to the next one's step (the seqs are `missed`)."""
+    attrs = {**_data(match=match_id, missed=tuple(missed)), "data-names": json.dumps(dict(names))}
+    head: list[Any] = [html.H3("Could they have played?")]
+    if missed:
+        head.append(html.Button("Next missed ⚠", id="step-missed", className="btn btn-small",
+                                title="Go to the next draw, pass or placement that missed a play"))
     return html.Div(id="legal-panel", className="legal-panel", **attrs, children=[
-        html.H3("Could they have played?"),
+        html.Div(head, className="legal-title"),
         html.Div("…", id="legal-body", className="legal-body muted small"),
     ])
 

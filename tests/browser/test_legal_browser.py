@@ -56,6 +56,11 @@ def test_a_referee_sees_the_moves_and_the_missed_placements(signed_in: Any, live
     assert "⚠ missed: Bo drew although" in page.inner_text("#event-now")
     path = shot(page, "legal-referee")
     assert path.stat().st_size > 10_000
+    page.click("#step-missed")  # the next missed play: the pass at #7, then round to the draw at #6
+    wait_step(page, 7, n)
+    assert "Ann to play" in panel_at(page, 7)
+    page.click("#step-missed")
+    wait_step(page, 6, n)
 
 
 def test_a_spectator_of_a_match_in_progress_gets_the_table_s_moves_and_no_hindsight(
@@ -65,6 +70,7 @@ def test_a_spectator_of_a_match_in_progress_gets_the_table_s_moves_and_no_hindsi
     text = panel_at(page, 6)
     assert "As the table knew it" in text and "Bo holds 10 tiles nobody saw" in text and "bo pass" in text
     assert "⚠" not in text and not page.query_selector("tr.event-row.missed")
+    assert not page.query_selector("#step-missed")  # no hindsight, no button to it
     assert page.evaluate(MISSED_TRACE) is None
     assert "0-0-0" not in page.inner_text("body")  # Bo's draw at #6 was recorded in sight of the recorder only
     page.keyboard.press("ArrowRight")
