@@ -138,7 +138,9 @@ class Scorebook:
     ) -> dict[str, Any]:
         """Record `match_started` with `data`: {"match_id", "seq": 1, "event": envelope, "replayed"}.
 
-        With `event_id`, a retry answers the match already started (replayed True)."""
+        With `event_id`, a retry answers the match already started (replayed True). With `"bag": "committed"`
+        the server deals every draw of the match from a shuffle it commits to now and reveals when the match
+        ends (recorder/bag.py; FORMAT.md, "A committed bag")."""
         return self.store.create_match(data, recorded_by, event_id)
 
     def append(
