@@ -146,6 +146,15 @@ def layout(sb: Scorebook, cache: ReplayCache, match_id: str, search: str | None)
     ])
 
 
+def live_parts(replay: Replay, step: int) -> tuple[str, dict[int, str], dict[str, Any]]:
+    """The event list, the slider's marks and the score chart of `replay` at `step`, as `layout` draws them:
+    what the live update (pages/replay_live.py) sends of a grown match."""
+    superseded = [r.seq for r in replay.rows if r.superseded_by]
+    scoring_bonus = [s for s in replay.bonus_steps if any(replay.rows[s - 1].points.values())]
+    chart = score_chart(replay.players, replay.totals, step, scoring_bonus, superseded, missed_marks(replay))
+    return event_table(replay, step), _marks(replay.seq), chart
+
+
 def missed_marks(replay: Replay) -> list[tuple[int, str, str]]:
     """Hindsight's missed plays as the score chart marks them: (step, player, words)."""
     return [(seq, m["player"], m["text"]) for seq, found in sorted(replay.missed.items()) for m in found]
@@ -316,7 +325,7 @@ def register(app: Dash, sb: Scorebook, cache: ReplayCache) -> None:
         Input("replay-frames", "data"),
     )
 
-    replay_live.register(app, sb, cache)  # a match in progress followed as it is played
+    replay_live.register(app, sb, cache, viewed_replay, live_parts)  # a match in progress followed as it is played
 
     @app.callback(Output("replay-frames", "data"), Input("replay-meta", "data"))
     def load_frames(meta: Mapping[str, Any]) -> Any:

@@ -7,15 +7,17 @@ the page's first ones: a spectator's never hold a hidden tile."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from dash import ClientsideFunction, Dash, Input, Output, State, no_update
 
-from dashboard.charts import score_chart
-from dashboard.model import ReplayCache, clamp_step
+from dashboard.model import Replay, ReplayCache, clamp_step
 from recorder.errors import StoreError
 from recorder.facade import Scorebook
+
+Viewed = Callable[[Scorebook, ReplayCache, str], Replay]  # the viewer's replay (pages/replay.viewed_replay)
+Parts = Callable[[Replay, int], tuple[str, dict[int, str], dict[str, Any]]]  # pages/replay.live_parts
 
 LIVE_BADGE = "badge badge-live"
 
@@ -27,9 +29,8 @@ def badges(finished: bool) -> tuple[str, str, str]:
                                                                                               else "")
 
 
-def register(app: Dash, sb: Scorebook, cache: ReplayCache) -> None:
-    from dashboard.pages.replay import _marks, event_table, missed_marks, viewed_replay
-
+def register(app: Dash, sb: Scorebook, cache: ReplayCache, viewed_replay: Viewed, live_parts: Parts) -> None:
+    """The live update's callbacks; the page's own drawing comes from pages/replay.py (which imports this)."""
     app.clientside_callback(
         ClientsideFunction(namespace="live", function_name="grown"),
         Output("replay-live-seen", "data"),
@@ -74,17 +75,16 @@ def register(app: Dash, sb: Scorebook, cache: ReplayCache) -> None:
             return unchanged
         follow = bool((ping or {}).get("follow"))
         step = replay.seq if follow else clamp_step(value or 0, replay.seq)
-        superseded = [r.seq for r in replay.rows if r.superseded_by]
-        scoring_bonus = [s for s in replay.bonus_steps if any(replay.rows[s - 1].points.values())]
+        events, marks, chart = live_parts(replay, step)
         status, status_class, live_class = badges(replay.finished)
         return (
             ack,
             {"match_id": replay.match_id, "n": replay.seq, "bonus": list(replay.bonus_steps),
              "finished": replay.finished},
-            event_table(replay, step),
+            events,
             replay.seq,
-            _marks(replay.seq),
-            score_chart(replay.players, replay.totals, step, scoring_bonus, superseded, missed_marks(replay)),
+            marks,
+            chart,
             status,
             status_class,
             live_class,
