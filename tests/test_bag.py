@@ -411,3 +411,17 @@ def test_a_written_tile_through_the_api_is_a_422_and_stores_nothing(scorebook: S
     assert r.json()["error"] == "illegal_event" and r.json()["seq"] == 4 and r.json()["type"] == "tiles_dealt"
     assert r.json()["reason"].startswith(f"tiles_dealt: {wrong} is written, but the server deals the draws")
     assert [e["seq"] for e in client.get(f"{m}/events").json()["events"]] == [1, 2, 3]
+
+
+def test_an_inline_hi_spot_tile_set_is_shuffled_in_its_listed_order(scorebook: Scorebook) -> None:
+    from projections.games.hi_spot.tiles import default_tile_set, positions_of
+
+    printed = default_tile_set().masks
+    tile_set = [{"id": f"Z{i:02}", "dots": positions_of(printed[t])} for i, t in enumerate(reversed(list(printed)))]
+    sb = scorebook
+    match_id = start(sb, "hi-spot", tile_set=tile_set)
+    play(sb, match_id, random.Random(13))
+    seed = bytes.fromhex(seed_of(sb, match_id)[0])
+    first = next(e for e in sb.events(match_id) if e["type"] == "first_player_drawn")["data"]["draws"]
+    assert [first["ann"], first["bo"]] == list(shuffled([t["id"] for t in tile_set], seed, 0)[:2])
+    assert sb.verify(match_id).ok
