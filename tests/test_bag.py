@@ -417,11 +417,12 @@ def test_an_inline_hi_spot_tile_set_is_shuffled_in_its_listed_order(scorebook: S
     from projections.games.hi_spot.tiles import default_tile_set, positions_of
 
     printed = default_tile_set().masks
-    tile_set = [{"id": f"Z{i:02}", "dots": positions_of(printed[t])} for i, t in enumerate(reversed(list(printed)))]
+    ids = [f"Z{i:02}" for i in range(len(printed))]
+    tile_set = [{"id": z, "dots": positions_of(printed[t])} for z, t in zip(ids, reversed(list(printed)), strict=True)]
     sb = scorebook
     match_id = start(sb, "hi-spot", tile_set=tile_set)
     play(sb, match_id, random.Random(13))
     seed = bytes.fromhex(seed_of(sb, match_id)[0])
     first = next(e for e in sb.events(match_id) if e["type"] == "first_player_drawn")["data"]["draws"]
-    assert [first["ann"], first["bo"]] == list(shuffled([t["id"] for t in tile_set], seed, 0)[:2])
+    assert [first["ann"], first["bo"]] == list(shuffled(ids, seed, 0)[:2])
     assert sb.verify(match_id).ok
