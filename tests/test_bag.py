@@ -426,3 +426,16 @@ def test_an_inline_hi_spot_tile_set_is_shuffled_in_its_listed_order(scorebook: S
     first = next(e for e in sb.events(match_id) if e["type"] == "first_player_drawn")["data"]["draws"]
     assert [first["ann"], first["bo"]] == list(shuffled(ids, seed, 0)[:2])
     assert sb.verify(match_id).ok
+
+
+def test_another_server_process_deals_on_from_a_snapshot(scorebook: Scorebook) -> None:
+    # A fresh store (another process, or a restart) resumes the match from its snapshot at seq 100 and deals
+    # its bag again from the log: the draws go on exactly as the first store would have dealt them.
+    sb = scorebook
+    match_id = start(sb, "tri-ominos", target_score=400)
+    play(sb, match_id, random.Random(14), until=130)
+    other = Scorebook.from_engine(sb.engine)
+    assert other.fold(match_id).held_from > 1  # resumed from a snapshot, not folded from seq 1
+    play(other, match_id, random.Random(15))
+    check = other.verify(match_id)
+    assert check.ok and check.bag is not None and check.bag.startswith("every draw followed"), check
