@@ -108,3 +108,42 @@ def _figures(node: Any) -> list[dict[str, Any]]:
     if isinstance(node, list):
         return [t for v in node for t in _figures(v)]
     return []
+
+
+@pytest.mark.parametrize("game", ["high-five", "tri-ominos"])
+def test_grown_frames_draw_only_the_new_steps_and_equal_a_whole_drawing(scorebook: Scorebook, game: str,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from dashboard.model import ReplayCache
+    from dashboard.pages import replay_live
+    from dashboard.pages.replay import render_parts
+    from dashboard.replay_frames import pack, step_frames
+    from recorder.visibility import ANONYMOUS
+
+    log = get_game(game).random_match(random.Random(8), PLAYERS, None)
+    cut = len(log) // 2
+    match_id = str(scorebook.import_log("".join(json.dumps(x) + "\n" for x in log[:cut]), "fay")["match_id"])
+    drawn: list[int] = []
+
+    def counted(replay: Any, view: Any) -> Any:
+        drawn.append(view.step)
+        return render_parts(replay, view)
+
+    def replay() -> Any:
+        return ReplayCache().replay(scorebook, match_id, scorebook.whole_fold(match_id),
+                                    scorebook.view(match_id, ANONYMOUS))
+
+    kept = replay_live.GrownFrames()
+    first = replay()
+    assert kept.payload(scorebook, first, counted) == pack(step_frames(scorebook, first, render_parts))
+    assert drawn == list(range(cut + 1))
+    drawn.clear()
+    scorebook.append(match_id, [NewEvent(e["type"], e["data"]) for e in log[cut:cut + 2]], cut, "fay")
+    grown_replay = replay()
+    assert kept.payload(scorebook, grown_replay, counted) == pack(step_frames(scorebook, grown_replay, render_parts))
+    assert drawn == [cut + 1, cut + 2]  # only the new steps
+    # a rewind changes what earlier frames show (a struck-through event): every step is drawn again
+    drawn.clear()
+    scorebook.append(match_id, [NewEvent("rewind", {"to_seq": cut, "reason": "wrong tile"})], cut + 2, "referee")
+    rewound = replay()
+    assert kept.payload(scorebook, rewound, counted) == pack(step_frames(scorebook, rewound, render_parts))
+    assert drawn == list(range(cut + 4))

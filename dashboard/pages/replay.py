@@ -24,7 +24,6 @@ from dashboard.charts import score_chart, step_marker
 from dashboard.model import Replay, ReplayCache, StepView, clamp_step, points_text, step_view
 from dashboard.pages import replay_live
 from dashboard.pages.signin import principal
-from dashboard.replay_frames import pack, step_frames
 from dashboard.theme import seat_colours
 from projections.registry import game_title, get_game
 from recorder.errors import ChainBroken, StoreError
@@ -326,6 +325,7 @@ def register(app: Dash, sb: Scorebook, cache: ReplayCache) -> None:
     )
 
     replay_live.register(app, sb, cache, viewed_replay, live_parts)  # a match in progress followed as it is played
+    grown_frames = replay_live.GrownFrames()  # a grown match in progress: only its new steps are drawn
 
     @app.callback(Output("replay-frames", "data"), Input("replay-meta", "data"))
     def load_frames(meta: Mapping[str, Any]) -> Any:
@@ -334,4 +334,4 @@ def register(app: Dash, sb: Scorebook, cache: ReplayCache) -> None:
             replay = viewed_replay(sb, cache, meta["match_id"])
         except StoreError:  # gone, or its chain broke since the page was drawn: it keeps the step it shows
             return no_update
-        return cache.frames(replay, lambda: pack(step_frames(sb, replay, render_parts)))
+        return cache.frames(replay, lambda: grown_frames.payload(sb, replay, render_parts))
