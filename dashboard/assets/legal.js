@@ -129,7 +129,11 @@ document.addEventListener("click", function (ev) {
   var panel = document.getElementById("legal-panel"), label = document.getElementById("step-label");
   if (!button || !panel || !label) { return; }
   var m = /Step (\d+) of/.exec(label.textContent || ""), now = m ? Number(m[1]) : 0;
-  var seqs = (panel.getAttribute("data-missed") || "").split(",").filter(Boolean).map(Number);
+  /* the marked rows (a live match's list grows with its missed plays), else the page's own list */
+  var rows = document.querySelectorAll("tr.event-row.missed"), seqs = [];
+  for (var i = 0; i < rows.length; i++) { seqs.push(Number(rows[i].getAttribute("data-seq"))); }
+  if (!seqs.length) { seqs = (panel.getAttribute("data-missed") || "").split(",").filter(Boolean).map(Number); }
+  seqs.sort(function (a, b) { return a - b; });
   var next = seqs.find(function (s) { return s > now; });
   if (next === undefined) { next = seqs[0]; }  /* after the last, round to the first */
   var row = next === undefined ? null : document.querySelector('tr.event-row[data-seq="' + next + '"]');
