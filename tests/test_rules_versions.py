@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -41,10 +42,18 @@ def _start_v2(data: Mapping[str, Any]) -> hats_off_rules.State:
     return hats_off_rules.start(data)
 
 
+def version_2() -> Game[Any]:
+    """Hats Off's test-only version 2: its start, and its descriptor's default target (what the forms show)."""
+    options = HATS_OFF.descriptor.options
+    descriptor = replace(HATS_OFF.descriptor, options={**options, "target_score": replace(options["target_score"],
+                                                                                         default=50)})
+    return HATS_OFF.next_version(V2_SUMMARY, start=_start_v2, descriptor=descriptor)
+
+
 @pytest.fixture
 def hats_off_v2(monkeypatch: pytest.MonkeyPatch) -> Game[Any]:
     """Hats Off with a version 2 published, in the registry for this test only."""
-    v2 = HATS_OFF.next_version(V2_SUMMARY, start=_start_v2)
+    v2 = version_2()
     load = registry._load
     monkeypatch.setattr(registry, "_load", lambda name: v2 if name == "hats-off" else load(name))
     return v2
@@ -75,7 +84,7 @@ def test_every_game_publishes_version_1_as_current() -> None:
 
 
 def test_a_version_is_published_after_the_last_and_unknown_ones_are_named() -> None:
-    v2 = HATS_OFF.next_version(V2_SUMMARY, start=_start_v2)
+    v2 = version_2()
     assert v2.rules_version == 2 and v2.published == {1: HATS_OFF, 2: v2}
     assert v2.version(1) is HATS_OFF and v2.version(2) is v2
     for wrong in (3, 0, "2", True, None, 1.0):
@@ -355,3 +364,30 @@ def test_an_imported_file_naming_an_unknown_version_is_refused_and_nothing_store
     assert r.status_code in (400, 422), r.text
     assert "no rules version 3" in r.text and "published: 1" in r.text
     assert client.get("/api/matches").json()["total"] == 0
+
+
+def test_the_scorepad_offers_the_published_versions_once_there_are_two(
+    scorebook: Scorebook, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dashboard.pages import record
+
+    names = ["Ann", "Bo"]
+    assert record.rules_version_field("hats-off") is None  # one version: nothing to choose
+    assert "rules_version" not in record.match_data("hats-off", names, {}, {})
+    v2 = version_2()
+    load = registry._load
+    monkeypatch.setattr(registry, "_load", lambda name: v2 if name == "hats-off" else load(name))
+    field = json.dumps(record.rules_version_field("hats-off").to_plotly_json(), default=lambda o: o.to_plotly_json())
+    assert "2 (current)" in field and V2_SUMMARY in field and "the rules as first published" in field
+    assert record.rules_version_field("tri-ominos") is None
+    # The current version is left for the server to write; an older one is named, and the options are
+    # written where they differ from that version's defaults: the form's 50 is version 2's default only.
+    assert record.match_data("hats-off", names, {"rules_version": 2, "target_score": 50}, {}) == {
+        "game": "hats-off", "players": [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}]}
+    old = record.match_data("hats-off", names, {"rules_version": 1, "target_score": 50}, {})
+    assert old["rules_version"] == 1 and old["options"] == {"target_score": 50}
+    assert "options" not in record.match_data("hats-off", names, {"rules_version": 1, "target_score": 75}, {})
+    who = scorebook.authenticate(scorebook.create_token("desk", "recorder"))
+    match_id = record.start(scorebook, who, old, None)
+    assert scorebook.fold(match_id).game is HATS_OFF
+    assert scorebook.summary(match_id)["rules_version"] == 1

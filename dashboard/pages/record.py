@@ -2,7 +2,8 @@
 
 Player ids are made from the names typed (lowercase, spaces → '-', made unique); names of earlier
 players are offered as suggestions. The options and their defaults come from the game's descriptor
-(`Option.json_schema()`): numbers, true/false, a choice among values, lists of numbers, or JSON.
+(`Option.json_schema()`): numbers, true/false, a choice among values, lists of numbers, or JSON. A game
+with more than one published rules version offers them too (the current one chosen).
 The match is started through the facade as the signed-in scorekeeper (`sb.start_match`), with an
 event_id made in the browser, and its pad opens.
 """
@@ -108,11 +109,33 @@ def option_field(name: str, option: Option) -> html.Div:
     ])
 
 
+RULES_VERSION = "rules_version"  # beside the options on the form, though match_started writes it on its own
+
+
+def rules_version_field(game: str) -> html.Div | None:
+    """A choice of rules version, once a game has published more than one (a match played under the old
+    rules is recorded under them); None while there is one, which the server then writes."""
+    current = get_game(game)
+    if len(current.published) < 2:
+        return None
+    choices = [{"label": f"{n}{' (current)' if n == current.rules_version else ''}", "value": n}
+               for n in current.published]
+    return html.Div(className="opt-row", **attrs({"data-option": RULES_VERSION}), children=[
+        html.Label([html.Span("rules version", className="opt-name"),
+                    dcc.RadioItems(id={"type": "new-option", "name": RULES_VERSION}, options=choices,
+                                   value=current.rules_version, inline=True, className="opt-radio")]),
+        html.Div("the rules the match is played under: "
+                 + "; ".join(f"{n}: {g.rules.summary}" for n, g in current.published.items()),
+                 className="muted small"),
+    ])
+
+
 def option_fields(game: str) -> list[Any]:
     options = get_game(game).descriptor.options
-    if not options:
-        return [html.P("This game has no options.", className="muted")]
-    return [option_field(name, opt) for name, opt in options.items()]
+    version = rules_version_field(game)
+    fields: list[Any] = [option_field(name, opt) for name, opt in options.items()] or [
+        html.P("This game has no options.", className="muted")]
+    return [version, *fields] if version is not None else fields
 
 
 def read_option(name: str, option: Option, raw: Any, players: Sequence[Mapping[str, str]]) -> Any:
@@ -167,8 +190,11 @@ def read_meta(tournament: Any, round_: Any, table: Any, day: Any) -> dict[str, A
 def match_data(game: str, names: Sequence[str | None], option_values: Mapping[str, Any],
                meta: Mapping[str, Any], registered: Mapping[str, str] | None = None) -> dict[str, Any]:
     """match_started's data from the form: only options that differ from their defaults are written; seats
-    named as a registered player are that player (`players_from`)."""
-    spec = get_game(game).descriptor
+    named as a registered player are that player (`players_from`). A rules version other than the current
+    one is written, and the options are compared with that version's defaults."""
+    current = get_game(game)
+    version = option_values.get(RULES_VERSION)
+    spec = (current.version(version) if version is not None else current).descriptor
     missing = [i + 1 for i, n in enumerate(names) if not (n or "").strip()]
     if missing:
         raise ValueError(f"seat {missing[0]} needs a name")
@@ -182,6 +208,8 @@ def match_data(game: str, names: Sequence[str | None], option_values: Mapping[st
     data: dict[str, Any] = {"game": game, "players": players}
     if options:
         data["options"] = options
+    if version is not None and version != current.rules_version:  # the current one: the server writes it
+        data[RULES_VERSION] = version
     if meta:
         data["meta"] = dict(meta)
     return data
