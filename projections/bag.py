@@ -6,8 +6,8 @@ revealed (`bag_revealed`) when the match ends, so anyone can re-derive every dra
 both sides need and another implementation can redo from FORMAT.md:
 
 - the shuffle: Fisher–Yates driven by SHA-256(seed ‖ shuffle number ‖ block number), `shuffled`;
-- which events draw how many tiles from which tiles, per game (`_RULES`), with each game's set taken from
-  its tiles module (Hi-Spot: the match's tile set);
+- which events draw how many tiles from which tiles: each game's `bag` module (projections/games/<game>/bag.py,
+  `DRAWS`), with its set taken from its tiles module (Hi-Spot: the match's tile set);
 - the bag as a value (`Bag`): the current shuffle and how much of it is drawn. Before each draw, when the
   tiles the rules have in the bag are not exactly those left in the shuffle (a new round or game put every
   tile back, an exchange or a cleared stack returned some), the bag's tiles are shuffled again with the
@@ -18,17 +18,15 @@ both sides need and another implementation can redo from FORMAT.md:
 from __future__ import annotations
 
 import hashlib
+import importlib
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import cache
 from typing import Any, NamedTuple, Protocol
 
 from projections.errors import IllegalEvent
 from projections.events import Event
-from projections.games.hi_spot import rules as hs
-from projections.games.high_five import rules as hf
-from projections.games.high_five import tiles as hf_tiles
-from projections.games.tri_ominos import rules as tri
-from projections.games.tri_ominos.tiles import ALL_TILES as TRI_TILES
+from projections.registry import GAME_NAMES, package_of
 
 COMMITTED = "committed"
 SEED_BYTES = 32
@@ -52,8 +50,8 @@ def start_problem(game: str, start: Mapping[str, Any]) -> str | None:
         return None if commit is None else "match_started: bag_commitment comes only with bag \"committed\""
     if bag != COMMITTED:
         return f"match_started: bag must be \"committed\" (the server deals from a committed shuffle), not {bag!r}"
-    if game not in _RULES:
-        with_bag = ", ".join(sorted(_RULES))
+    if game not in games_with_a_bag():
+        with_bag = ", ".join(sorted(games_with_a_bag()))
         return f"match_started: {game} draws nothing from a bag, so bag \"committed\" does not apply ({with_bag} do)"
     if not (isinstance(commit, str) and _HEX64.fullmatch(commit)):
         return "match_started: bag_commitment must be the SHA-256 of the bag's seed, 64 lowercase hex digits"
@@ -149,176 +147,45 @@ class NotFromBag(IllegalEvent):
         self.expected, self.found, self.place = expected, found, place
 
 
-class _Rule(NamedTuple):
+class Rule(NamedTuple):
+    """How one event type draws: how many tiles in a state (`draw`), the tiles its data writes, the data filled."""
+
     draw: Callable[[Any, Mapping[str, Any]], Draw | None]  # None: this event cannot draw in this state
     written: Callable[[Any, Mapping[str, Any], int], list[Any] | None]  # the tiles written (None: left out)
     filled: Callable[[Any, Mapping[str, Any], tuple[str | None, ...]], dict[str, Any]]
 
 
-def _list(value: Any, count: int) -> list[Any] | None:
+def list_of(value: Any, count: int) -> list[Any] | None:
     """A draw's list as written: absent is `count` tiles left out; a list must have `count` places."""
     if value is None:
         return [None] * count
     return list(value) if type(value) is list and len(value) == count else None
 
 
-def _minus(tiles: Sequence[str], out: set[str]) -> list[str]:
+def minus(tiles: Sequence[str], out: set[str]) -> list[str]:
     return [t for t in tiles if t not in out]
 
 
-# Tri-Ominos: every tile goes back at round_started; each tiles_dealt takes the deal, each tile_drawn one.
-def _tri_content(state: tri.State) -> Callable[[], list[str]]:
-    def content() -> list[str]:
-        out = {t for h in state.hands if h is not None for t in h.known} | set(state.placed_at)
-        return _minus(TRI_TILES, out)
-
-    return content
+@cache
+def _rules(game: str) -> Mapping[str, Rule]:
+    """The events of `game` that draw from the bag: its package's `bag` module (projections/games/<game>/bag.py)."""
+    return importlib.import_module(f"projections.games.{package_of(game)}.bag").DRAWS  # type: ignore[no-any-return]
 
 
-def _tri_dealt(state: tri.State, data: Mapping[str, Any]) -> Draw | None:
-    if state.phase is not tri.Phase.DEALING:
-        return None
-    return Draw(tri.deal_size(len(state.players)), state.well, _tri_content(state))
+def games_with_a_bag() -> frozenset[str]:
+    return frozenset(g for g in GAME_NAMES if _rules(g))
 
 
-def _tri_drawn(state: tri.State, data: Mapping[str, Any]) -> Draw | None:
-    if state.phase is not tri.Phase.PLAYING:
-        return None
-    return Draw(1, state.well, _tri_content(state))
+def drawing_types() -> frozenset[str]:
+    """Every event type that draws from the bag in some game."""
+    return frozenset(t for g in GAME_NAMES for t in _rules(g))
 
 
-# High Five: game_started is a new pass through the set (its layout the first 5 tiles); hand_dealt gives
-# each player a hand, seat by seat from the first seat, and the last hand turns the rest into the layout.
-def _hf_game(state: hf.State, data: Mapping[str, Any]) -> Draw | None:
-    return Draw(hf.LAYOUT_SIZE, hf_tiles.SET_SIZE, lambda: list(hf_tiles.TILES))
-
-
-def _hf_sizes(state: hf.State) -> tuple[int, int, bool]:
-    """(each hand, the tiles turned into the layout, whether it is the game's last hand) of the next hand_dealt."""
-    first, later = hf.hand_sizes(state.n)
-    size = first if state.hand_number == 0 else later
-    remaining = state.boneyard - size * state.n
-    last = remaining < later * state.n
-    return size, remaining if last else 0, last
-
-
-def _hf_deal(state: hf.State, data: Mapping[str, Any]) -> Draw | None:
-    if state.phase is not hf.Phase.AWAITING_DEAL:
-        return None
-    size, to_layout, _ = _hf_sizes(state)
-    seen = state.seen_bits
-    return Draw(size * state.n + to_layout, state.boneyard,
-                lambda: [t for t in hf_tiles.TILES if not seen & hf_tiles.BIT[t]])
-
-
-def _hf_deal_written(state: hf.State, data: Mapping[str, Any], count: int) -> list[Any] | None:
-    size, to_layout, last = _hf_sizes(state)
-    hands = data.get("hands")
-    if hands is None:
-        hands = {}
-    if type(hands) is not dict or not set(hands) <= {p.id for p in state.players}:
-        return None
-    out: list[Any] = []
-    for p in state.players:
-        hand = _list(hands.get(p.id), size)
-        if hand is None:
-            return None
-        out += hand
-    if last:
-        rest = _list(data.get("to_layout"), to_layout)
-    else:
-        rest = [] if data.get("to_layout") in (None, []) else None
-    return None if rest is None else out + rest
-
-
-def _hf_deal_filled(state: hf.State, data: Mapping[str, Any], tiles: tuple[str | None, ...]) -> dict[str, Any]:
-    size, _, last = _hf_sizes(state)
-    out = {**data, "hands": {p.id: list(tiles[i * size : (i + 1) * size]) for i, p in enumerate(state.players)}}
-    if last:
-        out["to_layout"] = list(tiles[size * state.n :])
-    return out
-
-
-# Hi-Spot: round_started puts every tile back; first_player_drawn draws one tile for each player still
-# drawing, in seat order (a bag too short for a tie-break takes the tiles set aside back first); tiles_drawn
-# draws a rack or a refill; tiles_exchanged returns tiles to the bag, then draws as many.
-def _hs_content(state: hs.State, back: Sequence[str] = ()) -> Callable[[], list[str]]:
-    def content() -> list[str]:
-        return _minus(list(state.tiles.masks), set(state.located) - set(back))
-
-    return content
-
-
-def _hs_first(state: hs.State, data: Mapping[str, Any]) -> Draw | None:
-    if state.phase is not hs.Phase.FIRST_DRAW:
-        return None
-    count = len(state.to_draw)
-    back = state.aside if state.bag < count else ()
-    return Draw(count, state.bag + len(back), _hs_content(state, back))
-
-
-def _hs_first_written(state: hs.State, data: Mapping[str, Any], count: int) -> list[Any] | None:
-    draws = data.get("draws")
-    if draws is None:
-        draws = {}
-    ids = [state.players[s].id for s in state.to_draw]
-    if type(draws) is not dict or not set(draws) <= set(ids):
-        return None
-    return [draws.get(pid) for pid in ids]
-
-
-def _hs_first_filled(state: hs.State, data: Mapping[str, Any], tiles: tuple[str | None, ...]) -> dict[str, Any]:
-    return {**data, "draws": {state.players[s].id: t for s, t in zip(state.to_draw, tiles, strict=True)}}
-
-
-def _hs_drawn(state: hs.State, data: Mapping[str, Any]) -> Draw | None:
-    player = data.get("player")
-    seat = state.seats.get(player) if type(player) is str else None
-    if seat is None:
-        return None
-    if state.phase is hs.Phase.RACKS and seat not in state.racks_drawn:
-        count = min(state.rack_size, state.bag)
-    elif state.phase is hs.Phase.PLAY and state.current == seat and state.turn is not None:
-        count = hs.refill_needed(state, seat)
-    else:
-        return None
-    return Draw(count, state.bag, _hs_content(state)) if count else None
-
-
-def _hs_exchange(state: hs.State, data: Mapping[str, Any]) -> Draw | None:
-    returned = data.get("returned")
-    if state.phase is not hs.Phase.PLAY or type(returned) is not list or not returned:
-        return None
-    back = [t for t in returned if isinstance(t, str) and t in state.tiles]
-    return Draw(len(returned), state.bag + len(back), _hs_content(state, back))
-
-
-_RULES: dict[str, dict[str, _Rule]] = {
-    tri.NAME: {
-        "tiles_dealt": _Rule(_tri_dealt, lambda s, d, n: _list(d.get("tiles"), n),
-                             lambda s, d, t: {**d, "tiles": list(t)}),
-        "tile_drawn": _Rule(_tri_drawn, lambda s, d, n: [d.get("tile")], lambda s, d, t: {**d, "tile": t[0]}),
-    },
-    hf.NAME: {
-        "game_started": _Rule(_hf_game, lambda s, d, n: _list(d.get("layout"), n),
-                              lambda s, d, t: {**d, "layout": list(t)}),
-        "hand_dealt": _Rule(_hf_deal, _hf_deal_written, _hf_deal_filled),
-    },
-    hs.NAME: {
-        "first_player_drawn": _Rule(_hs_first, _hs_first_written, _hs_first_filled),
-        "tiles_drawn": _Rule(_hs_drawn, lambda s, d, n: _list(d.get("tiles"), n),
-                             lambda s, d, t: {**d, "tiles": list(t)}),
-        "tiles_exchanged": _Rule(_hs_exchange, lambda s, d, n: _list(d.get("drawn"), n),
-                                 lambda s, d, t: {**d, "drawn": list(t)}),
-    },
-}
-GAMES_WITH_A_BAG = frozenset(_RULES)
-DRAWING_TYPES = frozenset(t for rules in _RULES.values() for t in rules)
 
 
 def draws(game: str, type: str) -> bool:
     """Whether events of `type` draw from the bag in `game`."""
-    return type in _RULES.get(game, {})
+    return game in GAME_NAMES and type in _rules(game)
 
 
 def deal(game: str, state: Any, type: str, data: Mapping[str, Any], bag: Bag, seed: bytes) -> Dealt | None:
@@ -327,7 +194,7 @@ def deal(game: str, state: Any, type: str, data: Mapping[str, Any], bag: Bag, se
 
     NotFromBag for a tile written that is not the bag's; IllegalEvent when the data has no place for the
     tiles (a list of another length)."""
-    rule = _RULES.get(game, {}).get(type)
+    rule = _rules(game).get(type) if game in GAME_NAMES else None
     draw = rule.draw(state, data) if rule is not None else None
     if rule is None or draw is None:
         return None
@@ -353,7 +220,7 @@ def deal(game: str, state: Any, type: str, data: Mapping[str, Any], bag: Bag, se
 
 def written(game: str, state: Any, type: str, data: Mapping[str, Any]) -> list[Any]:
     """The tiles `data` writes in the places of the draw it makes in `state` (none when it draws nothing)."""
-    rule = _RULES.get(game, {}).get(type)
+    rule = _rules(game).get(type) if game in GAME_NAMES else None
     draw = rule.draw(state, data) if rule is not None else None
     if rule is None or draw is None:
         return []
@@ -365,7 +232,7 @@ def retried_as(type: str, asked: Any, stored: Any) -> bool:
     equal but for tiles the client left out or wrote null."""
     if asked == stored:
         return True
-    if type not in DRAWING_TYPES or not isinstance(asked, dict) or not isinstance(stored, dict):
+    if type not in drawing_types() or not isinstance(asked, dict) or not isinstance(stored, dict):
         return False
     return _within(asked, stored)
 

@@ -14,7 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PROJECTIONS = ROOT / "projections"
 GAMES = PROJECTIONS / "games"
-GAME_MODULES = {"__init__", "events", "rules", "moves", "view", "player", "hindsight"}
+GAME_MODULES = {"__init__", "events", "rules", "moves", "view", "player", "hindsight", "bag"}
 
 
 def module_name(path: Path) -> str:
