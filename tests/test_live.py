@@ -157,7 +157,8 @@ def test_the_notifier_wakes_a_waiting_reader_after_a_commit(scorebook: Scorebook
         assert notifier.listening
         time.sleep(0.6)  # the first wake (the waker starting) is over
         sub.clear()
-        assert not sub.wait(0.6)  # nothing appended: no wake (PostgreSQL: no NOTIFY; SQLite: the head is still)
+        if expected is live.PollingNotifier:  # PostgreSQL's channel is the database's: other tests' schemas wake it
+            assert not sub.wait(0.6)  # nothing appended: the head is still, no wake
         began = time.monotonic()
         threading.Timer(0.2, _append_a_note, (scorebook, playing)).start()
         assert sub.wait(5)

@@ -147,3 +147,28 @@ def test_grown_frames_draw_only_the_new_steps_and_equal_a_whole_drawing(scoreboo
     rewound = replay()
     assert kept.payload(scorebook, rewound, counted) == pack(step_frames(scorebook, rewound, render_parts))
     assert drawn == list(range(cut + 4))
+
+
+def test_live_now_lists_the_matches_being_played_with_the_filters(match: Any) -> None:
+    sb, match_id, _, _ = match
+    finished = str(sb.import_log("".join(json.dumps(x) + "\n" for x in get_game("hats-off").random_match(
+        random.Random(2), PLAYERS, None)), "fay")["match_id"])
+    client = TestClient(build_app(sb))
+
+    def live_now(game: str | None = None, status: str | None = None, offset: int = 0) -> str:
+        r = client.post("/_dash-update-component", json={
+            "output": "live-now.children", "outputs": {"id": "live-now", "property": "children"},
+            "inputs": [{"id": "matches-offset", "property": "data", "value": offset},
+                       {"id": "filter-game", "property": "value", "value": game},
+                       {"id": "filter-player", "property": "value", "value": None},
+                       {"id": "filter-status", "property": "value", "value": status},
+                       {"id": "live-refresh", "property": "n_intervals", "value": 3}],
+            "changedPropIds": ["live-refresh.n_intervals"]})
+        assert r.status_code == 200, r.text
+        return json.dumps(r.json())  # Dash's answer escapes every "/"
+
+    shown = live_now()
+    assert f"/matches/{match_id}" in shown and "Live now" in shown and f"/matches/{finished}" not in shown
+    assert f"/matches/{match_id}" in live_now(game="hi-spot", status="in_progress")
+    for quiet in (live_now(game="hats-off"), live_now(status="finished"), live_now(offset=50)):
+        assert f"/matches/{match_id}" not in quiet and "Live now" not in quiet

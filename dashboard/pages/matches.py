@@ -17,6 +17,7 @@ from recorder.facade import Scorebook
 from recorder.live import LIVE_MINUTES, live_match_ids
 
 PAGE_SIZE = 50
+LIVE_REFRESH_MS = 20_000  # "Live now" is read again this often (a match starts, ends or goes quiet)
 
 
 def layout(sb: Scorebook) -> html.Div:
@@ -38,6 +39,7 @@ def layout(sb: Scorebook) -> html.Div:
         ]),
         dcc.Store(id="matches-offset", data=0),
         html.Div(id="live-now", className="live-now"),
+        dcc.Interval(id="live-refresh", interval=LIVE_REFRESH_MS),
         html.Div(id="matches-count", className="muted"),
         html.Div(id="matches-table"),
         html.Div(className="pager", children=[
@@ -116,22 +118,34 @@ def register(app: Dash, sb: Scorebook) -> None:
     @app.callback(
         Output("matches-table", "children"),
         Output("matches-count", "children"),
-        Output("live-now", "children"),
         Input("matches-offset", "data"),
         Input("filter-game", "value"),
         Input("filter-player", "value"),
         Input("filter-status", "value"),
     )
-    def show(offset: int | None, game: Any, player: Any, status: Any) -> tuple[Any, str, Any]:
+    def show(offset: int | None, game: Any, player: Any, status: Any) -> tuple[Any, str]:
         offset = offset or 0
         items, total = sb.matches(game or None, player or None, status or None, PAGE_SIZE, offset)
-        playing = live_matches(sb, game or None, player or None, status or None)
-        live_ids = {m["match_id"] for m in playing}
-        now = [html.H2("Live now"), table(playing, live_ids, "live-row")] if playing and not offset else []
         if not total:
-            return table([]), "No match recorded yet." if not (game or player or status) else "0 matches", now
+            return table([]), "No match recorded yet." if not (game or player or status) else "0 matches"
+        live_ids = {m["match_id"] for m in live_matches(sb, game or None, player or None, status or None)}
         shown = f"{offset + 1}–{offset + len(items)} of {total}" if total > PAGE_SIZE else f"{total}"
-        return table(items, live_ids), f"{shown} match{'es' if total != 1 else ''}, newest first", now
+        return table(items, live_ids), f"{shown} match{'es' if total != 1 else ''}, newest first"
+
+    @app.callback(
+        Output("live-now", "children"),
+        Input("matches-offset", "data"),
+        Input("filter-game", "value"),
+        Input("filter-player", "value"),
+        Input("filter-status", "value"),
+        Input("live-refresh", "n_intervals"),
+    )
+    def live_now(offset: int | None, game: Any, player: Any, status: Any, _tick: Any) -> Any:
+        """The matches being played, first (on the first page), read again every LIVE_REFRESH_MS."""
+        playing = [] if offset else live_matches(sb, game or None, player or None, status or None)
+        if not playing:
+            return []
+        return [html.H2("Live now"), table(playing, {m["match_id"] for m in playing}, "live-row")]
 
 
 def live_matches(sb: Scorebook, game: str | None, player: str | None, status: str | None) -> list[dict[str, Any]]:
