@@ -43,7 +43,7 @@ def test_the_migrated_schema_matches_the_models_with_the_stream_tables(engine: E
 
 def test_upgrade_creates_the_stream_tables_and_their_triggers(bare_engine: Engine) -> None:
     upgrade(bare_engine)
-    assert current_revisions(bare_engine) == head_revisions() == ("0008",)
+    assert current_revisions(bare_engine) == head_revisions()  # 0008 or a later head
     insp = inspect(bare_engine)
     assert {"streams", "stream_events"} <= set(insp.get_table_names())
     assert "ix_streams_kind" in {i["name"] for i in insp.get_indexes("streams")}
