@@ -28,9 +28,9 @@ MATCH_COLUMNS = ("last_seq", "status", "winners", "updated_at", "id")
 
 Processor = Callable[[Any], Any] | None
 SCRIPT_ROWS = 100  # PostgreSQL: up to this many rows (an append) are written in one simple query
-# PostgreSQL: wakes the servers' live followers (recorder/live.py). Sent in the writing transaction, it is
-# delivered at commit (never for a rolled-back append); one per transaction however many rows.
-NOTIFY = "NOTIFY scorebook_events"
+# PostgreSQL: wakes the servers' live followers (recorder/live.py), with the match's id. Sent in the writing
+# transaction, it is delivered at commit (never for a rolled-back append); one per append however many rows.
+NOTIFY = "SELECT pg_notify('scorebook_events', %s)"
 
 
 @dataclass(frozen=True)
@@ -149,7 +149,7 @@ class AppendStatements:
             with cur.connection.pipeline():
                 cur.executemany(self._insert, events)
                 cur.execute(self._update, match)
-                cur.execute(NOTIFY)
+                cur.execute(NOTIFY, (match_id,))
         except self._driver_error as e:
             raise DBAPIError.instance(self._insert, events, e, self._driver_error) from e
 
@@ -164,6 +164,7 @@ class AppendStatements:
         for row in rows:
             params.extend(_bound(self._event_processors_but_position, row))
         params.extend(match)
+        params.append(match[-1])  # NOTIFY's payload: the match's id
         script = "; ".join(["LOCK TABLE events IN EXCLUSIVE MODE", *[self._insert_next] * len(rows), self._update,
                             NOTIFY, *(["COMMIT"] if commit else [])])
         with ClientCursor(cur.connection) as client:
