@@ -21,6 +21,7 @@ from typer.testing import CliRunner
 
 from projections import bag as pure
 from projections.bag import Bag, shuffled
+from projections.errors import IllegalEvent
 from projections.games.high_five.tiles import TILES as HF_TILES
 from projections.games.tri_ominos.tiles import ALL_TILES as TRI_TILES
 from recorder.api import create_api
@@ -439,3 +440,32 @@ def test_another_server_process_deals_on_from_a_snapshot(scorebook: Scorebook) -
     play(other, match_id, random.Random(15))
     check = other.verify(match_id)
     assert check.ok and check.bag is not None and check.bag.startswith("every draw followed"), check
+
+
+@pytest.mark.parametrize(("game", "line"), [("high-five", "game ? ? ? ? ?"), ("hi-spot", "first ann=? bo=?")])
+def test_the_scorepad_records_a_committed_bags_draws_with_question_marks(
+    scorebook: Scorebook, game: str, line: str
+) -> None:
+    # The tablet's line leaves the tiles to the bag; the same line in a match with a physical bag is refused.
+    from projections.events import Event
+    from projections.notation import parse_line
+    from recorder.logfile import NewEvent
+
+    sb = scorebook
+    match_id = start(sb, game)
+    if game == "hi-spot":
+        sb.append(match_id, [NewEvent("round_started", {})], 1, "desk")
+    fold = sb.fold(match_id)
+    event = parse_line(fold.game, fold.state, line)
+    stored, _ = sb.append(match_id, [NewEvent(event["type"], event["data"])], fold.seq, "desk")
+    dealt = stored[0]["data"]
+    tiles = dealt["layout"] if game == "high-five" else list(dealt["draws"].values())
+    assert None not in tiles and len(set(tiles)) == len(tiles)
+    assert sb.verify(match_id).ok
+
+    physical = sb.fold(str(sb.start_match({"game": game, "players": [{"id": "ann"}, {"id": "bo"}]})["match_id"]))
+    if game == "hi-spot":
+        physical = physical.apply(Event(2, "round_started", {}))
+    refused = "the layout is face up" if game == "high-five" else "ann's tile must be written"
+    with pytest.raises(IllegalEvent, match=refused):
+        physical.apply(Event(physical.seq + 1, **parse_line(physical.game, physical.state, line)))

@@ -110,7 +110,7 @@ def test_other_games_event_types_are_unknown() -> None:
         (["0-5", "1-4", "2-3", "6-9", "0-5"], ["0-5 is in the layout twice"]),
         (["5-0", "1-4", "2-3", "6-9", "7-7"], ["'5-0' is not a High Five tile"]),
         (["0-5", "1-4", "2-3", "6-9", "7-16"], ["'7-16' is not a High Five tile"]),
-        (["0-5", "1-4", None, "6-9", "7-7"], ["None is not a High Five tile"]),
+        (["0-5", "1-4", None, "6-9", "7-7"], ["the layout is face up: write each of its 5 tiles"]),
     ],
 )
 def test_game_started_layout(layout: list[Any], words: list[str]) -> None:

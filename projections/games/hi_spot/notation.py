@@ -3,7 +3,8 @@ typed in, and the point-and-click path to each legal move.
 
 ```text
 round                                 round_started
-first ann=T13 bo=T08                  first_player_drawn (the tiles written: the dots decide who starts)
+first ann=T13 bo=T08                  first_player_drawn (the tiles written: the dots decide who starts;
+                                      `first ann=? bo=?`: a committed bag deals them)
 ann draw T34 T13 ? ? ?                tiles_drawn (? for a tile the recorder did not see)
 ann T52 5:24678                       tile_placed: tile, section 1–9, the dots it covers as placed
 ann exchange T55 ? for T31 ?          tiles_exchanged (returned for drawn)
@@ -227,7 +228,7 @@ def _first(r: _Reader, rest: list[str]) -> dict[str, Any]:
     example = "e.g. first ann=T13 bo=T08"
     if not rest:
         raise r.refuse(f"each player's tile is missing, {example}")
-    draws: dict[str, str] = {}
+    draws: dict[str, str | None] = {}
     for pair in rest:
         pid, eq, tile = pair.partition("=")
         if not eq or not pid or not tile:
@@ -235,9 +236,8 @@ def _first(r: _Reader, rest: list[str]) -> dict[str, Any]:
         r.player(pid)
         if pid in draws:
             raise r.refuse(f"{pid} is listed twice")
-        written = r.tile(tile, False, f"{pid}'s tile (the dots decide who starts)")
-        assert written is not None
-        draws[pid] = written
+        # `?` is for a committed bag's draw (the server writes the tile); elsewhere the rules ask for the tile.
+        draws[pid] = r.tile(tile, True, f"{pid}'s tile (the dots decide who starts)")
     return {"type": "first_player_drawn", "data": {"draws": draws}}
 
 

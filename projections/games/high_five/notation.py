@@ -1,7 +1,8 @@
 """High Five on the scorepad: each event as one typed line, a typed line read back into its event, and
 the click path to every legal move (docs/scorepad.md "High Five").
 
-    game 0-5 1-4 2-3 6-9 7-7                   game_started: the 5 layout tiles
+    game 0-5 1-4 2-3 6-9 7-7                   game_started: the 5 layout tiles (`game ? ? ? ? ?`: a committed
+                                               bag deals them)
     deal ann 5-5 12-13 9-11 2-2 8-8 | bo ? ? ? ? ?
                                                hand_dealt: every hand, `?` for a tile dealt face down
     deal ann … | bo … layout 12-15             hand_dealt, the last hand: `layout …` is to_layout
@@ -125,7 +126,8 @@ def _game_line(words: Sequence[str]) -> dict[str, Any]:
     if len(words) != LAYOUT_SIZE:
         got = "none" if not words else f"{len(words)}"
         raise IllegalEvent(f"game: name the {LAYOUT_SIZE} layout tiles ({got} given), e.g. {EXAMPLE_LAYOUT}")
-    return {"type": "game_started", "data": {"layout": [_tile(w, "game: ") for w in words]}}
+    # `?` is for a committed bag's deal (the server writes the tiles); elsewhere the rules ask for the tiles.
+    return {"type": "game_started", "data": {"layout": [_tile_or_hidden(w, "game: ") for w in words]}}
 
 
 def _deal_line(ids: Sequence[str], rest: str) -> dict[str, Any]:

@@ -230,6 +230,8 @@ def game_started(state: State, data: Mapping[str, Any]) -> State:
     layout = require(data, "layout", list, what)
     if len(layout) != LAYOUT_SIZE:
         raise IllegalEvent(f"{what}: the layout is {LAYOUT_SIZE} face-up tiles, not {len(layout)}")
+    if None in layout:  # a committed bag's server writes them before the rules see the event
+        raise IllegalEvent(f"{what}: the layout is face up: write each of its {LAYOUT_SIZE} tiles")
     tiles = tuple(_tile(t, f"{what} layout") for t in layout)
     dup = next((t for t in tiles if tiles.count(t) > 1), None)
     if dup is not None:
