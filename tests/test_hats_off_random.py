@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from collections import Counter
 from typing import Any
 
@@ -129,14 +128,12 @@ def test_random_table_plays_realistic_varied_rounds() -> None:
     assert tags["in_flight"] and tags["hats_off"] == tags["round_end"] and moves and late and together
 
 
-def test_a_long_match_folds_in_well_under_a_second() -> None:
+def test_a_long_match_folds_to_its_end() -> None:
+    # Its speed is `make bench`'s (bench/reducers.py), never a timed assertion here.
     log = GAME.random_match(random.Random(1), players(4), {"target_score": 600})
     assert len(log) >= 500
-    t = time.perf_counter()
     f = fold_dicts(log)
-    scores_json(f)
-    assert time.perf_counter() - t < 0.5
-    assert f.finished
+    assert f.finished and scores_json(f)["status"] == "finished"
 
 
 @pytest.mark.slow

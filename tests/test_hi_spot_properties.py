@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 import pytest
@@ -134,9 +133,8 @@ def test_many_random_matches(seed: int, n: int, hidden: float, light: bool, flip
 
 
 @pytest.mark.slow
-def test_a_long_match_folds_well_under_a_second() -> None:
+def test_a_long_match_folds_to_its_end() -> None:
+    # Its speed is `make bench`'s (bench/reducers.py), never a timed assertion here.
     log = max((GAME.random_match(random.Random(s), PLAYERS) for s in range(5)), key=len)
     assert len(log) >= 500
-    t = time.perf_counter()
-    fold_dicts(log)
-    assert time.perf_counter() - t < 0.5
+    assert fold_dicts(log).finished

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from collections import Counter
 from typing import Any
 
@@ -92,13 +91,12 @@ def test_random_matches_keep_the_invariants(n: int) -> None:
     check_match(log, n, every_move=n in (2, 8))
 
 
-def test_a_full_match_to_100_and_its_speed() -> None:
+def test_a_full_match_to_100() -> None:
+    # Its speed is `make bench`'s (bench/reducers.py), never a timed assertion here.
     log = GAME.random_match(random.Random(7), players(4))
-    start = time.perf_counter()
     f = fold_dicts(log)
-    elapsed = time.perf_counter() - start
     assert scores_json(f)["status"] == "finished"
-    assert len(log) > 300 and elapsed < 0.5, (len(log), elapsed)
+    assert len(log) > 300
 
 
 def test_random_match_is_deterministic_and_uses_the_given_players() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 import pytest
@@ -106,15 +105,12 @@ def test_hidden_recording_gives_the_same_scores(count: int) -> None:
     assert GAME.scores(f_known.state) == GAME.scores(f_hidden.state)
 
 
-def test_folding_is_fast() -> None:
+def test_an_example_and_a_long_random_match_fold_to_their_end() -> None:
+    # Their speed is `make bench`'s (bench/reducers.py), never a timed assertion here.
     lines, _ = load_example("tri-ominos-01")  # 261 events
-    start = time.perf_counter()
-    fold_dicts(lines)
-    assert time.perf_counter() - start < 0.5
+    assert fold_dicts(lines).seq == len(lines)
     log = GAME.random_match(random.Random(1), PLAYERS[:4])
-    start = time.perf_counter()
-    fold_dicts(log)
-    assert time.perf_counter() - start < 0.5
+    assert fold_dicts(log).finished
 
 
 @pytest.mark.slow
