@@ -54,6 +54,22 @@ class Flow(NamedTuple):
 NOTHING = Flow()
 
 
+# A game with nothing to find (no draw, pass or bonus: `NO_PLAY` and `BONUS_TAGS` empty) takes these for its
+# `holding`, `bonus_counts` and `flow`; `missed_plays` stops before asking them anyway.
+
+
+def holding_unchanged(state: Any, player: str, tiles: tuple[str, ...]) -> Any:
+    return state
+
+
+def no_bonus(state: Any) -> bool:
+    return False
+
+
+def no_flow(before: Any, event: Event, player: str) -> Flow:
+    return NOTHING
+
+
 @dataclass(frozen=True)
 class Missed:
     """One missed play: event `seq`, recorded by `player`, left a placement (or a bonus) on the table."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Boolean, Column, ForeignKey, String, Table, select, update
@@ -59,6 +59,14 @@ def start(data: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
 
 def store_seed(conn: Connection, match_id: str, seed: str) -> None:
     conn.execute(BAG_SEEDS.insert().values(match_id=match_id, seed=seed, revealed=False))
+
+
+def retry_check(conn: Connection, match_id: str) -> Callable[[str, Any, Any], bool] | None:
+    """How a retried append's data is compared with what was stored: for a committed bag, equal but for the
+    tiles the server dealt (the client sent them null); None (plain equality) for every other match, where a
+    draw resent without its tile is another event, a Conflict."""
+    seeded = conn.execute(select(BAG_SEEDS.c.match_id).where(BAG_SEEDS.c.match_id == match_id)).first()
+    return pure.retried_as if seeded is not None else None
 
 
 def without_commitment(data: Mapping[str, Any]) -> dict[str, Any]:

@@ -37,7 +37,7 @@ from projections.scores import scores_json
 from projections.timeline import Fold
 from recorder.append_sql import AppendStatements, Head
 from recorder.backup import Backup, BackupMatch
-from recorder.bag import Dealers, committed, store_seed, verified, without_commitment
+from recorder.bag import Dealers, committed, retry_check, store_seed, verified, without_commitment
 from recorder.bag import start as bag_start
 from recorder.db import for_writing
 from recorder.errors import BadRequest, ChainBroken, Conflict, ImportRefused, MatchNotFound, Refused
@@ -402,7 +402,12 @@ class EventStore:
         self, conn: Connection, match_id: str, events: Sequence[NewEvent], ids: list[str]
     ) -> list[dict[str, Any]] | None:
         stored = {r.event_id: r for r in conn.execute(core_select(*EVENTS.c).where(EVENTS.c.event_id.in_(ids)))}
-        return retried_envelopes(stored, match_id, _MATCH_OF, events, ids)
+        if not stored:
+            return None
+        check = retry_check(conn, match_id)
+        if check is None:
+            return retried_envelopes(stored, match_id, _MATCH_OF, events, ids)
+        return retried_envelopes(stored, match_id, _MATCH_OF, events, ids, check)
 
     def _lock_match(
         self, conn: Connection, match_id: str, cur: Any = None, event_ids: Sequence[str] = ()

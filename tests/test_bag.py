@@ -27,7 +27,7 @@ from projections.games.tri_ominos.tiles import ALL_TILES as TRI_TILES
 from recorder.api import create_api
 from recorder.bag import BAG_SEEDS
 from recorder.cli import app
-from recorder.errors import BadRequest, Refused
+from recorder.errors import BadRequest, Conflict, Refused
 from recorder.facade import Scorebook
 from tests.bag_play import next_event, play, start
 
@@ -270,6 +270,21 @@ def test_a_retried_draw_is_answered_with_what_the_server_dealt(scorebook: Scoreb
     first, replayed = sb.append(match_id, deal, 2)
     again, replayed_again = sb.append(match_id, deal, 2)
     assert not replayed and replayed_again and again == first
+
+
+def test_a_physical_bag_draw_resent_without_its_tiles_is_a_conflict(scorebook: Scorebook) -> None:
+    # Only a committed bag's server fills tiles in: elsewhere a draw whose tiles are now null is another event.
+    sb = scorebook
+    match_id = sb.start_match({"game": "tri-ominos", "players": [{"id": "ann"}, {"id": "bo"}]})["match_id"]
+    sb.append(match_id, [{"type": "round_started", "data": {}}], 1)
+    tiles = ["5-5-5", "0-1-2", "2-3-4", None, None, None, None, None, None]
+    deal = {"type": "tiles_dealt", "data": {"player": "ann", "tiles": tiles}, "event_id": "deal-ann-1"}
+    first, _ = sb.append(match_id, [deal], 2)
+    blind = {**deal, "data": {"player": "ann", "tiles": [None] * 9}}
+    with pytest.raises(Conflict, match="deal-ann-1"):
+        sb.append(match_id, [blind], 3)
+    assert sb.append(match_id, [deal], 2) == (first, True)  # the same content is still a retry
+    assert len(sb.events(match_id)) == 3
 
 
 def test_the_seed_is_served_by_nothing_before_the_end(scorebook: Scorebook, tmp_path: Path) -> None:

@@ -7,16 +7,18 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from projections.events import Event
 from projections.games.high_five.rules import Hand
 from projections.games.high_five.tiles import bits_of
-from projections.hindsight import NOTHING, Flow
+from projections.hindsight import holding_unchanged as holding
+from projections.hindsight import no_bonus as bonus_counts
+from projections.hindsight import no_flow as flow
 from projections.persistent import evolve
 
 NO_PLAY: frozenset[str] = frozenset()
 PLACED = "tile_played"
 BONUS_TAGS: tuple[str, ...] = ()
 TAG_WORDS: Mapping[str, str] = {}
+__all__ = ["BONUS_TAGS", "NO_PLAY", "PLACED", "TAG_WORDS", "as_table", "bonus_counts", "flow", "held", "holding"]
 
 
 def held(state: Any, player: str) -> tuple[tuple[str, ...], int] | None:
@@ -25,18 +27,6 @@ def held(state: Any, player: str) -> tuple[tuple[str, ...], int] | None:
         return None
     hand = state.hands[seat]
     return hand.known, hand.hidden
-
-
-def holding(state: Any, player: str, tiles: tuple[str, ...]) -> Any:
-    return state
-
-
-def bonus_counts(state: Any) -> bool:
-    return False
-
-
-def flow(before: Any, event: Event, player: str) -> Flow:
-    return NOTHING
 
 
 def as_table(state: Any, sees: Callable[[str], bool]) -> Any:
