@@ -47,6 +47,19 @@ def _processors(table: Any, names: Sequence[str], dialect: Dialect) -> list[Proc
     return [table.c[name].type.dialect_impl(dialect).bind_processor(dialect) for name in names]
 
 
+def _as_text(processors: list[Processor], dialect: Dialect, at: int) -> list[Processor]:
+    """`processors` for rows whose column `at` (the event data) is given as its stored JSON text already: passed
+    as it is (SQLite's column takes the text; psycopg is told it is JSON, as the column's processor does)."""
+    out = list(processors)
+    if dialect.name == "postgresql":
+        from psycopg.types.json import Json
+
+        out[at] = lambda text: Json(text, dumps=str)  # `dumps` of the text: itself
+    else:
+        out[at] = None
+    return out
+
+
 def _bound(processors: list[Processor], values: Sequence[Any]) -> tuple[Any, ...]:
     return tuple(v if p is None or v is None else p(v) for p, v in zip(processors, values, strict=True))
 
@@ -74,6 +87,10 @@ class AppendStatements:
         self._event_processors_but_position = _processors(EVENTS, columns, dialect)
         self._driver_error = dialect.loaded_dbapi.Error
         self._event_processors = _processors(EVENTS, EVENT_COLUMNS, dialect)
+        # The same, for rows that carry their data's stored text (recorder.logfile.chained): not encoded again.
+        self._text_processors = _as_text(self._event_processors, dialect, EVENT_COLUMNS.index("data"))
+        self._text_processors_but_position = _as_text(self._event_processors_but_position, dialect,
+                                                      columns.index("data"))
         self._match_processors = _processors(MATCHES, MATCH_COLUMNS, dialect)
 
     def _run(self, cur: Any, sql: str, params: Any, many: bool = False) -> Any:
@@ -131,16 +148,18 @@ class AppendStatements:
         return int(cur.fetchone()[0])
 
     def write(self, cur: Any, rows: Sequence[Sequence[Any]], position: int | None, match_id: str, last_seq: int,
-              status: str, winners: list[str], updated_at: Any, commit: bool = False) -> None:
+              status: str, winners: list[str], updated_at: Any, commit: bool = False, texts: bool = False) -> None:
         """Insert event rows (each the values of EVENT_COLUMNS but `position`, in order), numbered after the
         log's head `position` (None: read here, under PostgreSQL's lock, see `log_head`), and move the match's
-        head; `commit`: and commit (the caller writes nothing more in this transaction)."""
+        head; `commit`: and commit (the caller writes nothing more in this transaction). `texts`: the rows' data
+        is its stored JSON text already."""
         match = _bound(self._match_processors, (last_seq, status, winners, updated_at, match_id))
         if not self.sqlite and len(rows) <= SCRIPT_ROWS:
-            self._script(cur, rows, match, commit)
+            self._script(cur, rows, match, commit, texts)
             return
         first = position if position is not None else self.log_head(cur)
-        events = [_bound(self._event_processors, (*row[:2], first + i, *row[2:])) for i, row in enumerate(rows, 1)]
+        processors = self._text_processors if texts else self._event_processors
+        events = [_bound(processors, (*row[:2], first + i, *row[2:])) for i, row in enumerate(rows, 1)]
         if self.sqlite:
             self._run(cur, self._insert, events, many=True)
             self._run(cur, self._update, match)
@@ -153,7 +172,8 @@ class AppendStatements:
         except self._driver_error as e:
             raise DBAPIError.instance(self._insert, events, e, self._driver_error) from e
 
-    def _script(self, cur: Any, rows: Sequence[Sequence[Any]], match: tuple[Any, ...], commit: bool) -> None:
+    def _script(self, cur: Any, rows: Sequence[Sequence[Any]], match: tuple[Any, ...], commit: bool,
+                texts: bool = False) -> None:
         """An append's writes on PostgreSQL as one simple query, one round trip: the positions' lock (see
         `log_head`), each row numbered by its own INSERT (the log's head + 1, read under that lock: each
         statement sees the rows before it), the match's new head, and the COMMIT. Parameters are bound on the
@@ -161,8 +181,9 @@ class AppendStatements:
         from psycopg import ClientCursor
 
         params: list[Any] = []
+        processors = self._text_processors_but_position if texts else self._event_processors_but_position
         for row in rows:
-            params.extend(_bound(self._event_processors_but_position, row))
+            params.extend(_bound(processors, row))
         params.extend(match)
         params.append(match[-1])  # NOTIFY's payload: the match's id
         script = "; ".join(["LOCK TABLE events IN EXCLUSIVE MODE", *[self._insert_next] * len(rows), self._update,

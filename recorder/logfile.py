@@ -27,7 +27,7 @@ from projections.events import Event
 from projections.timeline import Fold
 from recorder.errors import BadRequest, ImportRefused
 from recorder.inputs import MAX_DEPTH, check_event, check_recorded_by
-from recorder.readable import unreadable_reason
+from recorder.readable import dumps_strictly, unreadable_reason
 
 GENESIS = "0" * 64
 # FORMAT.md's envelope, in its order; `hash` follows, over the canonical JSON of these.
@@ -57,7 +57,7 @@ def stored_event_hash(seq: int, type: str, data_text: str, recorded_at: str, rec
     the hashed bytes put together around it, without decoding and encoding the data again."""
     enc = _CANONICAL.encode
     body = (f'{{"data":{data_text},"prev_hash":{enc(prev_hash)},"recorded_at":{enc(recorded_at)},'
-            f'"recorded_by":{enc(recorded_by)},"seq":{enc(seq)},"type":{enc(type)}}}')
+            f'"recorded_by":{enc(recorded_by)},"seq":{seq if seq.__class__ is int else enc(seq)},"type":{enc(type)}}}')
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
@@ -154,14 +154,24 @@ def chain_new(
     events: Sequence[NewEvent], first_seq: int, prev: str, recorded_by: str, now: datetime | None = None
 ) -> list[dict[str, Any]]:
     """Envelopes for new events, numbered from `first_seq`, hash-chained from `prev`, all stamped `now`."""
+    return chained(events, first_seq, prev, recorded_by, now)[0]
+
+
+def chained(
+    events: Sequence[NewEvent], first_seq: int, prev: str, recorded_by: str, now: datetime | None = None
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """`chain_new`'s envelopes, and beside them each event's data as the store writes it: the canonical text
+    its hash was taken over, encoded once for both (the store then stores it as it is)."""
     at = format_time(now or utcnow())
-    envelopes = []
+    envelopes, texts = [], []
     for seq, e in enumerate(events, start=first_seq):
-        env: dict[str, Any] = {"seq": seq, "type": e.type, "data": e.data, "recorded_at": at,
-                               "recorded_by": recorded_by, "prev_hash": prev}
-        env["hash"] = prev = event_hash(env)
-        envelopes.append(env)
-    return envelopes
+        text = dumps_strictly(e.data)
+        hash = stored_event_hash(seq, e.type, text, at, recorded_by, prev)
+        envelopes.append({"seq": seq, "type": e.type, "data": e.data, "recorded_at": at,
+                          "recorded_by": recorded_by, "prev_hash": prev, "hash": hash})
+        texts.append(text)
+        prev = hash
+    return envelopes, texts
 
 
 # -- reading ----------------------------------------------------------------------------------------
@@ -234,10 +244,14 @@ class PreparedImport:
 
     fold: Fold[Any]
     envelopes: list[dict[str, Any]]
+    # Each event's data as the store writes it (the canonical text its hash covers), when known: stored as it
+    # is, not encoded again. None: the store encodes the envelopes' data itself.
+    texts: list[str] | None = None
 
 
-def _import_envelope(item: ImportLine, n: int, prev: str, now: str, recorded_by: str) -> dict[str, Any]:
-    """The stored envelope for one import line: given hashes must verify, missing parts are assigned."""
+def _import_envelope(item: ImportLine, n: int, prev: str, now: str, recorded_by: str) -> tuple[dict[str, Any], str]:
+    """The stored envelope for one import line, and its data's stored text: given hashes must verify, missing
+    parts are assigned."""
     obj, line = item.obj, item.line
     try:
         e = NewEvent.parse(obj, "event")
@@ -256,10 +270,11 @@ def _import_envelope(item: ImportLine, n: int, prev: str, now: str, recorded_by:
             at = format_time(parse_time(at)) if isinstance(at, str) else now
         except ValueError as err:
             raise ImportRefused(f"recorded_at: {err}", line, malformed=True) from err
-        by = obj.get("recorded_by") if isinstance(obj.get("recorded_by"), str) else recorded_by
-        env = {"seq": n, "type": e.type, "data": e.data, "recorded_at": at, "recorded_by": by, "prev_hash": prev}
-        env["hash"] = event_hash(env)
-        return env
+        by: str = obj["recorded_by"] if isinstance(obj.get("recorded_by"), str) else recorded_by
+        text = dumps_strictly(e.data)
+        env = {"seq": n, "type": e.type, "data": e.data, "recorded_at": at, "recorded_by": by, "prev_hash": prev,
+               "hash": stored_event_hash(n, e.type, text, at, by, prev)}
+        return env, text
     # A hashed line is stored exactly as given, so that export → import reproduces every hash.
     keys = set(obj) - {"hash", "event_id"}
     if keys != set(ENVELOPE_KEYS):
@@ -274,7 +289,7 @@ def _import_envelope(item: ImportLine, n: int, prev: str, now: str, recorded_by:
         raise ImportRefused(f"recorded_at: {err}", line, malformed=True) from err
     if canonical_time != obj["recorded_at"] or not isinstance(obj["recorded_by"], str):
         raise ImportRefused("recorded_at must read YYYY-MM-DDTHH:MM:SS.mmmZ and recorded_by be a string", line)
-    return {**body, "hash": obj["hash"]}
+    return {**body, "hash": obj["hash"]}, dumps_strictly(body["data"])
 
 
 def prepare_import(lines: Sequence[ImportLine], recorded_by: str, now: datetime | None = None) -> PreparedImport:
@@ -288,21 +303,42 @@ def prepare_import(lines: Sequence[ImportLine], recorded_by: str, now: datetime 
     if not lines:
         raise ImportRefused("the file holds no events", 0, malformed=True)
     check_recorded_by(recorded_by)
-    fold: Fold[Any] | None = None
-    envelopes, prev = [], GENESIS
+    envelopes: list[dict[str, Any]] = []
+    texts: list[str] = []
+    prev = GENESIS
     at = format_time(now or utcnow())
+    refused: ImportRefused | None = None
     for n, item in enumerate(lines, start=1):
-        env = _import_envelope(item, n, prev, at, recorded_by)
         try:
-            event = Event(n, env["type"], env["data"])
+            env, text = _import_envelope(item, n, prev, at, recorded_by)
+        except ImportRefused as e:
+            refused = e  # reported unless the rules refuse an earlier line: the first bad line is named
+            break
+        envelopes.append(env)
+        texts.append(text)
+        prev = env["hash"]
+    # The rules, over every envelope at once (`Fold.extend`); on a refusal, again event by event to name the line.
+    events = [Event(n, env["type"], env["data"]) for n, env in enumerate(envelopes, start=1)]
+    try:
+        fold = Fold.begin(events[0]).extend(events[1:]) if events else None
+    except IllegalEvent:
+        _refuse_first_illegal(events, lines)
+        raise
+    if refused is not None:
+        raise refused
+    assert fold is not None  # `lines` is not empty
+    return PreparedImport(fold, envelopes, texts)
+
+
+def _refuse_first_illegal(events: Sequence[Event], lines: Sequence[ImportLine]) -> None:
+    """ImportRefused naming the first of `events` (from `lines`, in order) the rules refuse."""
+    fold: Fold[Any] | None = None
+    for event, item in zip(events, lines, strict=False):
+        try:
             fold = fold.apply(event) if fold is not None else Fold.begin(event)
         except IllegalEvent as e:
             malformed = isinstance(e, UnknownEventType)
-            raise ImportRefused(f"{env['type']} refused: {e.reason}", item.line, malformed=malformed) from e
-        envelopes.append(env)
-        prev = env["hash"]
-    assert fold is not None  # `lines` is not empty
-    return PreparedImport(fold, envelopes)
+            raise ImportRefused(f"{event.type} refused: {e.reason}", item.line, malformed=malformed) from e
 
 
 __all__ = [
@@ -314,6 +350,7 @@ __all__ = [
     "NewEvent",
     "PreparedImport",
     "canonical_json",
+    "chained",
     "stored_event_hash",
     "chain_new",
     "check_chain",

@@ -52,6 +52,7 @@ from recorder.logfile import (
     PreparedImport,
     canonical_json,
     chain_new,
+    chained,
     check_chain,
     export_line,
     format_time,
@@ -267,8 +268,8 @@ class EventStore:
                     raise _refusal(err, seq, e.type) from err
             if dealing is not None:
                 events, fold = dealing.reveal(fold, list(events))
-            envelopes = chain_new(events, match.last_seq + 1, stored.head, recorded_by)
-            self._insert(conn, match, fold, envelopes, [e.event_id for e in events], cur, last=True)
+            envelopes, texts = chained(events, match.last_seq + 1, stored.head, recorded_by)
+            self._insert(conn, match, fold, envelopes, [e.event_id for e in events], cur, last=True, texts=texts)
         self._publish(match_id, StoredFold(fold, envelopes[-1]["hash"], fold.seq))
         return envelopes, fold
 
@@ -311,7 +312,7 @@ class EventStore:
         if same is not None:
             match, have = same
             no_ids = [None] * len(prepared.envelopes)
-            added = self._extend(s, match.id, prepared.fold, prepared.envelopes, no_ids, have)
+            added = self._extend(s, match.id, prepared.fold, prepared.envelopes, no_ids, have, prepared.texts)
             if not added:
                 return {"match_id": match.id, "seq": match.last_seq, "existing": True, "added": 0}, None
             s.add(_import_row(match.id, source, have + 1, prepared.fold.seq))
@@ -349,14 +350,15 @@ class EventStore:
 
     def _extend(
         self, s: Session, match_id: str, fold: Fold[Any], envelopes: Sequence[dict[str, Any]],
-        event_ids: Sequence[str | None], have: int,
+        event_ids: Sequence[str | None], have: int, texts: Sequence[str] | None = None,
     ) -> int:
         """Append the envelopes after the `have` the stored match holds (their hashes kept); how many."""
         new = list(envelopes[have:])
         if not new:
             return 0
         conn = s.connection()
-        self._insert(conn, self._locked(conn, match_id), fold, new, list(event_ids[have:]))
+        self._insert(conn, self._locked(conn, match_id), fold, new, list(event_ids[have:]),
+                     texts=None if texts is None else texts[have:])
         s.expire_all()  # a Match this session loaded (the import's lookups) must not be read stale
         s.flush()
         return len(new)
@@ -388,7 +390,8 @@ class EventStore:
         conn.execute(insert(MATCHES), [_new_match_row(match_id, start, created)])
         conn.execute(insert(MATCH_PLAYERS), _seat_rows(match_id, start, created))
         _bump_list_version(conn)
-        self._insert(conn, Head(match_id, 0, "in_progress"), prepared.fold, prepared.envelopes, list(event_ids))
+        self._insert(conn, Head(match_id, 0, "in_progress"), prepared.fold, prepared.envelopes, list(event_ids),
+                     texts=prepared.texts)
         s.expire_all()
         return match_id
 
@@ -426,25 +429,30 @@ class EventStore:
 
     def _insert(
         self, conn: Connection, head: Head, fold: Fold, envelopes: list[dict[str, Any]],
-        event_ids: list[str | None], cur: Any = None, last: bool = False,
+        event_ids: list[str | None], cur: Any = None, last: bool = False, texts: Sequence[str] | None = None,
     ) -> None:
         """Insert the envelopes' rows and the snapshots due among them, and move the match's head, in the
         caller's transaction (the rows and the head on the driver's cursor: recorder.append_sql); `last`: the
         caller writes nothing more in it, so the commit may go with the rows (PostgreSQL: one round trip).
-        A session that read a Match before must expire it afterwards."""
+        A session that read a Match before must expire it afterwards. `texts`: the envelopes' data as the store
+        writes it (recorder.logfile.chained), stored as it is."""
         sql = self._sql
         cur = cur if cur is not None else sql.cursor(conn)
+        times: dict[str, datetime] = {}  # an append's or an import's rows mostly share one time: parsed once
+        datas = texts if texts is not None else [env["data"] for env in envelopes]
         rows = [
-            (head.id, env["seq"], env["type"], env["data"], parse_time(env["recorded_at"]), env["recorded_by"],
+            (head.id, env["seq"], env["type"], data, times.get(env["recorded_at"])
+             or times.setdefault(env["recorded_at"], parse_time(env["recorded_at"])), env["recorded_by"],
              env["prev_hash"], env["hash"], event_id)
-            for env, event_id in zip(envelopes, event_ids, strict=True)
+            for env, data, event_id in zip(envelopes, datas, event_ids, strict=True)
         ]
         sheet = fold.game.scores(fold.state) if fold.game else None
         status = "finished" if sheet and sheet.finished else "in_progress"
         snapshots = self._snapshot_rows(head.id, fold, envelopes)  # in this transaction: never ahead of its rows
         more = bool(snapshots) or status != head.status
         sql.write(cur, rows, head.position, head.id, fold.seq, status,
-                  list(sheet.winners) if sheet and sheet.finished else [], utcnow(), commit=last and not more)
+                  list(sheet.winners) if sheet and sheet.finished else [], utcnow(), commit=last and not more,
+                  texts=texts is not None)
         if snapshots:
             conn.execute(insert(SNAPSHOTS_TABLE), snapshots)
         if status != head.status:
