@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy.engine import Connection, Dialect
@@ -44,7 +45,12 @@ class Head:
 
 
 def _processors(table: Any, names: Sequence[str], dialect: Dialect) -> list[Processor]:
-    return [table.c[name].type.dialect_impl(dialect).bind_processor(dialect) for name in names]
+    out = [table.c[name].type.dialect_impl(dialect).bind_processor(dialect) for name in names]
+    if "recorded_at" in names:  # an append's or an import's rows share their time: formatted once (SQLite)
+        at = names.index("recorded_at")
+        processor = out[at]
+        out[at] = None if processor is None else lru_cache(maxsize=16)(processor)
+    return out
 
 
 def _as_text(processors: list[Processor], dialect: Dialect, at: int) -> list[Processor]:

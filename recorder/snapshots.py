@@ -73,6 +73,9 @@ class Resumable:
 
 # Objects every state of a game shares (hi-spot's default tile set, with its memo) are written as a name,
 # not copied into every snapshot.
+_SHARING = frozenset({"hi-spot"})  # the games whose states hold one of `_shared`'s objects
+
+
 def _shared() -> dict[str, Any]:
     from projections.games.hi_spot.tiles import default_tile_set
 
@@ -99,7 +102,9 @@ class _Unpickler(pickle.Unpickler):
         return self._shared[pid]
 
 
-def _dumps(value: Any) -> bytes:
+def _dumps(value: Any, game: str) -> bytes:
+    if game not in _SHARING:  # nothing shared to name: the C pickler with no Python hook per object
+        return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     buf = io.BytesIO()
     _Pickler(buf, {id(obj): name for name, obj in _shared().items()}).dump(value)
     return buf.getvalue()
@@ -124,7 +129,7 @@ class Snapshots:
     def values(self, match_id: str, fold: Fold[Any], seq: int, hash: str) -> dict[str, Any]:
         """The snapshot of `fold` right after `seq`, whose event's hash is `hash`, as a row's column values."""
         at = fold.at(seq)
-        payload = _dumps((fold.event(1), at.state, dict(at.superseded_by)))
+        payload = _dumps((fold.event(1), at.state, dict(at.superseded_by)), fold.game.name)
         return {"match_id": match_id, "seq": seq, "hash": hash, "version": self.version,
                 "mac": self._mac(match_id, seq, hash, self.version, payload), "payload": payload,
                 "created_at": utcnow()}
