@@ -66,6 +66,13 @@ def _as_text(processors: list[Processor], dialect: Dialect, at: int) -> list[Pro
     return out
 
 
+_AT = EVENT_COLUMNS.index("recorded_at")
+
+
+def _as_is(value: Any) -> Any:
+    return value
+
+
 def _bound(processors: list[Processor], values: Sequence[Any]) -> tuple[Any, ...]:
     return tuple(v if p is None or v is None else p(v) for p, v in zip(processors, values, strict=True))
 
@@ -165,7 +172,11 @@ class AppendStatements:
             return
         first = position if position is not None else self.log_head(cur)
         processors = self._text_processors if texts else self._event_processors
-        events = [_bound(processors, (*row[:2], first + i, *row[2:])) for i, row in enumerate(rows, 1)]
+        if all(p is None for i, p in enumerate(processors) if i != _AT):  # only the time to write (SQLite, texts)
+            at = processors[_AT] or _as_is
+            events = [(*row[:2], first + i, *row[2:4], at(row[4]), *row[5:]) for i, row in enumerate(rows, 1)]
+        else:
+            events = [_bound(processors, (*row[:2], first + i, *row[2:])) for i, row in enumerate(rows, 1)]
         if self.sqlite:
             self._run(cur, self._insert, events, many=True)
             self._run(cur, self._update, match)
