@@ -102,9 +102,18 @@ def json_bytes(value: Any) -> int:
     return len(json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
 
 
+# Short strings already found plain. Keys and most values ("player", "hat", the players' ids) come back event
+# after event: a set look-up then replaces the check. Bounded; a string in it is plain under every limit.
+_PLAIN: set[str] = set()
+_PLAIN_MAX = 4096
+
+
 def _plain_text(s: str, limit: int) -> bool:
     """`_string_problem` finds nothing (the regex only for text that is not ASCII)."""
-    return len(s) <= limit and "\x00" not in s and (s.isascii() or _SURROGATE.search(s) is None)
+    plain = len(s) <= limit and "\x00" not in s and (s.isascii() or _SURROGATE.search(s) is None)
+    if plain and len(s) <= MAX_KEY_CHARS and len(_PLAIN) < _PLAIN_MAX:
+        _PLAIN.add(s)
+    return plain
 
 
 def _plain_size(value: Any, depth: int) -> int | None:
@@ -114,7 +123,7 @@ def _plain_size(value: Any, depth: int) -> int | None:
     t = type(value)
     if t is str:
         # at most 6 bytes a character (a \uXXXX escape), and the quotes
-        return 6 * len(value) + 2 if _plain_text(value, MAX_STRING_CHARS) else None
+        return 6 * len(value) + 2 if value in _PLAIN or _plain_text(value, MAX_STRING_CHARS) else None
     if t is int:
         return 17 if -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER else None
     if t is bool or value is None:
@@ -124,7 +133,7 @@ def _plain_size(value: Any, depth: int) -> int | None:
     size = 2
     if t is dict:
         for k, v in value.items():
-            if type(k) is not str or not _plain_text(k, MAX_KEY_CHARS):
+            if type(k) is not str or (k not in _PLAIN and not _plain_text(k, MAX_KEY_CHARS)):
                 return None
             item = _plain_size(v, depth + 1)
             if item is None:
