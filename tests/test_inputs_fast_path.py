@@ -69,3 +69,14 @@ def test_the_fast_path_at_the_depth_and_size_limits() -> None:
         assert (data_problem(data, "data") is None) == (careful(data) is None)
     assert data_problem(nested(MAX_DEPTH + 1), "data") is not None
     assert "over 65536" in (data_problem({"k": ["z" * 4000] * 17}, "data") or "")
+
+
+def test_strings_remembered_as_plain_pass_only_where_they_are_within_the_limit() -> None:
+    # A value seen first is remembered only if it is short enough to be a key too: a longer one, accepted as
+    # a value, is still refused as a key afterwards; text with a NUL is never remembered.
+    long_text, key_size = "v" * (MAX_KEY_CHARS + 1), "k" * MAX_KEY_CHARS
+    for _ in range(2):
+        assert data_problem({"note": long_text, key_size: 1}, "data") is None
+        assert "256" in (data_problem({long_text: 1}, "data") or "")
+        assert "NUL" in (data_problem({"note": "a\x00b"}, "data") or "")
+        assert "NUL" in (data_problem({"a\x00b": 1}, "data") or "")
