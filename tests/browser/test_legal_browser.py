@@ -88,3 +88,21 @@ def test_a_finished_match_shows_the_bonus_a_move_would_score_and_the_one_missed(
     assert "⚠ Next, #22: Ann placed" in text and "with no hexagon, although ann 0-0-5 @-2,0 050" in text
     assert "22" in [r for r in page.eval_on_selector_all("tr.event-row.missed", "rs => rs.map(r => r.dataset.seq)")]
     shot(page, "legal-finished")
+
+
+def test_the_panel_and_the_missed_marks_fit_a_phone(signed_in: Any, live_server: LiveServer,
+                                                     matches: dict[str, str]) -> None:
+    width = 390
+    page = signed_in("referee", width=width, height=844)
+    n = open_replay(page, live_server, matches["passed"], "?step=5")
+    text = panel_at(page, 5)
+    assert "Bo to play" in text and "⚠ Next, #6" in text
+    box = page.eval_on_selector("#legal-panel",
+                                "e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; }")
+    assert 0 <= box[0] and box[1] <= width, f"the panel spans {box} on a {width} px screen"
+    wide = page.evaluate("() => document.documentElement.scrollWidth")
+    assert wide <= width, f"the replay page is {wide} px wide on a {width} px screen"
+    page.keyboard.press("ArrowRight")
+    wait_step(page, 6, n)
+    assert "⚠ missed" in page.inner_text("#event-now")
+    shot(page, "legal-referee-phone")
