@@ -31,7 +31,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Literal, TypeVar
@@ -66,8 +66,11 @@ class Turn:
 
 
 @dataclass(frozen=True)
-class MatchFacts:
-    """What the statistics need of one match, read once from its fold."""
+class MatchSummary:
+    """What the statistics need of every match, whichever game they chart: the filters' choices, copies
+    counted once, every game's first-player win rate. A facts row's columns and four of its JSON fields hold
+    it (`FactsProjector.summaries`), so a page charting one game decodes the turns and tags of that game's
+    matches only."""
 
     match_id: str
     game: str
@@ -75,8 +78,23 @@ class MatchFacts:
     players: tuple[tuple[str, str], ...]  # (id, name), seat order
     finished: bool
     winners: tuple[str, ...]
-    totals: Mapping[str, int]
     first_player: str | None
+    fingerprint: str = ""  # SHA-256 of the events' types and data: equal for two copies of one match
+
+    @property
+    def player_ids(self) -> tuple[str, ...]:
+        return tuple(pid for pid, _ in self.players)
+
+
+S = TypeVar("S", bound=MatchSummary)  # summaries or whole facts: what a filter returns is what it was given
+
+
+@dataclass(frozen=True, kw_only=True)
+class MatchFacts(MatchSummary):
+    """What the statistics need of one match, read once from its fold: its summary, and its scores, turns
+    and tags."""
+
+    totals: Mapping[str, int]
     moves: int  # effective moves
     events: int  # every event in the log, notes, rewinds and superseded ones included
     rounds: int
@@ -85,11 +103,6 @@ class MatchFacts:
     turn_points: Mapping[str, tuple[int, ...]]
     tags: Mapping[str, Counter[str]] = field(default_factory=dict)  # player -> tag counts
     values: Mapping[str, Counter[int]] = field(default_factory=dict)  # player -> "capture:v"/"claim:v" values
-    fingerprint: str = ""  # SHA-256 of the events' types and data: equal for two copies of one match
-
-    @property
-    def player_ids(self) -> tuple[str, ...]:
-        return tuple(pid for pid, _ in self.players)
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON (what `match_facts` stores); `MatchFacts.from_json` reads it back equal."""
@@ -118,8 +131,9 @@ class MatchFacts:
         """The facts `to_json` wrote; ValueError for another `FACTS_VERSION` (rebuild those from the log).
         The JSON is trusted to be what `to_json` wrote (it is read on every statistics request): its types
         are not checked one by one."""
-        if obj.get("version") != FACTS_VERSION:
-            raise ValueError(f"match facts of version {obj.get('version')!r}, this code reads {FACTS_VERSION}")
+        version = obj.get("version") if isinstance(obj, Mapping) else None  # a row is any JSON: say why, not crash
+        if version != FACTS_VERSION:
+            raise ValueError(f"match facts of version {version!r}, this code reads {FACTS_VERSION}")
         return cls(
             match_id=obj["match_id"],
             game=obj["game"],
@@ -280,12 +294,12 @@ def fingerprint(fold: Fold[Any]) -> str:
 
 
 def filter_facts(
-    facts: Iterable[MatchFacts],
+    facts: Iterable[S],
     game: str | None = None,
     player: str | None = None,
     date_from: str | None = None,
     date_to: str | None = None,
-) -> list[MatchFacts]:
+) -> list[S]:
     """The matches of a game, with a player, dated within [date_from, date_to] (ISO dates, inclusive)."""
     return [
         f
@@ -297,10 +311,10 @@ def filter_facts(
     ]
 
 
-def distinct(facts: Iterable[MatchFacts]) -> list[MatchFacts]:
+def distinct(facts: Iterable[S]) -> list[S]:
     """One copy of each match (equal fingerprints): the one with the smallest match id, in the order given."""
     given = list(facts)
-    keep: dict[str, MatchFacts] = {}
+    keep: dict[str, S] = {}
     for f in given:
         key = f.fingerprint or f.match_id
         if key not in keep or f.match_id < keep[key].match_id:
@@ -308,7 +322,7 @@ def distinct(facts: Iterable[MatchFacts]) -> list[MatchFacts]:
     return [f for f in given if keep[f.fingerprint or f.match_id] is f]
 
 
-def player_names(facts: Iterable[MatchFacts]) -> dict[str, str]:
+def player_names(facts: Iterable[MatchSummary]) -> dict[str, str]:
     names: dict[str, str] = {}
     for f in facts:
         for pid, name in f.players:
@@ -339,11 +353,9 @@ def points_per_turn(facts: Iterable[MatchFacts], player: str | None = None) -> d
     return out
 
 
-def _summed(per_match: Iterable[Mapping[str, Mapping[K, int]]], player: str | None,
-            wanted: Callable[[K], bool] | None = None) -> dict[str, Counter[K]]:
-    """player -> their counts added up over the matches (only `player`'s when one is given, only the keys
-    `wanted` when given). Added key by key: `Counter.update` costs an ABC check per call, and a statistics
-    request makes one per player and match."""
+def _summed(per_match: Iterable[Mapping[str, Mapping[K, int]]], player: str | None) -> dict[str, Counter[K]]:
+    """player -> their counts added up over the matches (only `player`'s when one is given). Added key by key:
+    `Counter.update` costs an ABC check per call, and a statistics request makes one per player and match."""
     out: dict[str, Counter[K]] = {}
     for by_player in per_match:
         for pid, counts in by_player.items():
@@ -353,8 +365,7 @@ def _summed(per_match: Iterable[Mapping[str, Mapping[K, int]]], player: str | No
             if total is None:
                 total = out[pid] = Counter()
             for key, n in counts.items():
-                if wanted is None or wanted(key):
-                    total[key] += n
+                total[key] += n
     return out
 
 
@@ -386,10 +397,35 @@ def tag_counts(
     `kind`, only the tags of that kind in each match's game (bonuses, penalties, other)."""
     if kind is None:
         return _summed((f.tags for f in facts), player)
-    out: dict[str, Counter[str]] = {}
+    return tag_counts_by_kind(facts, player)[kind]
+
+
+TAG_KINDS: tuple[TagKind, ...] = ("bonus", "penalty", "other")
+
+
+def tag_counts_by_kind(
+    facts: Iterable[MatchFacts], player: str | None = None
+) -> dict[TagKind, dict[str, Counter[str]]]:
+    """`tag_counts` of every kind at once: each match's tags are added up once, then sorted into kinds (the page
+    charts all three)."""
+    out: dict[TagKind, dict[str, Counter[str]]] = {kind: {} for kind in TAG_KINDS}
     for game, of_game in _by_game(facts).items():
-        for pid, counts in _summed((f.tags for f in of_game), player, charted_tags(game, kind).__contains__).items():
-            out.setdefault(pid, Counter()).update(counts)
+        kinds = _kinds_of_tags(game)
+        for pid, counts in _summed((f.tags for f in of_game), player).items():
+            mine = {kind: out[kind].setdefault(pid, Counter()) for kind in TAG_KINDS}
+            for tag, n in counts.items():
+                for kind in kinds.get(tag, ()):
+                    mine[kind][tag] += n
+    return out
+
+
+@cache
+def _kinds_of_tags(game: str) -> dict[str, tuple[TagKind, ...]]:
+    """tag -> the kinds it is charted as in `game` (none for a tag the game does not count)."""
+    out: dict[str, tuple[TagKind, ...]] = {}
+    for kind in TAG_KINDS:
+        for tag in charted_tags(game, kind):
+            out[tag] = (*out.get(tag, ()), kind)
     return out
 
 
@@ -422,7 +458,7 @@ class WinRate:
         return self.first_player_wins / self.matches if self.matches else 0.0
 
 
-def first_player_win_rate(facts: Iterable[MatchFacts]) -> dict[str, WinRate]:
+def first_player_win_rate(facts: Iterable[MatchSummary]) -> dict[str, WinRate]:
     """Per game: how often the first player won (a shared win counts as a win)."""
     acc: dict[str, list[Sequence[Any]]] = {}
     for f in facts:

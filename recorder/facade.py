@@ -30,7 +30,7 @@ from sqlmodel import Session, col, select
 from projections.errors import IllegalEvent
 from projections.redaction import FULL, SPECTATOR, View, redact_envelope, redact_state
 from projections.scores import scores_json
-from projections.stats import MatchFacts
+from projections.stats import MatchFacts, MatchSummary
 from projections.timeline import Fold
 from recorder import auth
 from recorder.append_only import missing_triggers, repair_triggers
@@ -312,6 +312,11 @@ class Scorebook:
         """Every match's statistics facts (of one game), from the `match_facts` read model, caught up with
         the log first: never less than what was committed before the call."""
         return self.projector.facts(game)
+
+    def fact_summaries(self, full: str | None = None) -> list[MatchSummary]:
+        """Every match's statistics summary, caught up as `facts` is, in the same order; the matches of the
+        game `full` as their whole facts (what the statistics page charts one game from)."""
+        return self.projector.summaries(full)
 
     def rebuild(self, name: str = "all", progress: Progress | None = None, resume: bool = False,
                 workers: int | None = None) -> int:

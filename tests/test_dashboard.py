@@ -180,6 +180,27 @@ def test_stats_figures_from_facts(demo_store: Scorebook) -> None:
     assert first_player_chart({}, {}, None)["data"] == []
 
 
+def test_stats_page_charts_one_game_from_summaries_and_that_games_whole_facts(demo_store: Scorebook) -> None:
+    from plotly.utils import PlotlyJSONEncoder
+
+    from projections.registry import GAME_NAMES
+
+    every = stats_page.all_facts(demo_store)
+    for game in GAME_NAMES:
+        page = stats_page.page_facts(demo_store, game)
+        assert [f.match_id for f in page] == [f.match_id for f in every]
+        assert {type(f).__name__ for f in page if f.game != game} <= {"MatchSummary", "MatchFacts"}
+        for player, start, end in [(None, None, None), ("ann", None, None), (None, "2026-01-01", "2026-12-31")]:
+            assert json.dumps(stats_page.charts(page, game, player, start, end), cls=PlotlyJSONEncoder) == \
+                json.dumps(stats_page.charts(every, game, player, start, end), cls=PlotlyJSONEncoder)
+    from recorder.projector import FactsProjector
+    from recorder.store import EventStore
+
+    brief = FactsProjector(EventStore(demo_store.engine)).summaries()  # another process: nothing decoded whole
+    with pytest.raises(TypeError, match="whole facts"):  # summaries alone cannot chart a game's turns
+        stats_page.charts(brief, "high-five", None, None, None)
+
+
 # --- the replay model and the step callback ----------------------------------------------------------
 
 

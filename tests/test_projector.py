@@ -6,13 +6,14 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Callable
+from dataclasses import fields
 
 import pytest
 from sqlalchemy import text
 from typer.testing import CliRunner
 
 from projections.registry import GAME_NAMES, get_game
-from projections.stats import FACTS_VERSION, MatchFacts, match_date, match_facts
+from projections.stats import FACTS_VERSION, MatchFacts, MatchSummary, match_date, match_facts
 from recorder.cli import app
 from recorder.errors import BadRequest
 from recorder.facade import Scorebook
@@ -110,6 +111,43 @@ def test_rows_of_an_older_format_are_recomputed_not_misread(scorebook: Scorebook
         conn.execute(text("UPDATE match_facts SET version = :v, facts = :f WHERE match_id = :m"),
                      {"v": FACTS_VERSION - 1, "f": '{"old": true}', "m": match_id})
     assert by_id(scorebook.facts())[match_id] == expected(scorebook, match_id)
+
+
+def summary_of(facts: MatchFacts) -> MatchSummary:
+    return MatchSummary(**{f.name: getattr(facts, f.name) for f in fields(MatchSummary)})
+
+
+def test_summaries_decode_only_the_charted_game_in_full(scorebook: Scorebook) -> None:
+    ids = club(scorebook, per_game=3)
+    want = {m: expected(scorebook, m) for m in ids}
+    projector = FactsProjector(EventStore(scorebook.engine))  # a process just started: nothing decoded
+    brief = projector.summaries()
+    assert projector.decoded() == 0
+    assert [s.match_id for s in brief] == [f.match_id for f in scorebook.facts()]  # in the same order
+    assert all(type(s) is MatchSummary and s == summary_of(want[s.match_id]) for s in brief)
+    page = projector.summaries(full="hi-spot", catch_up=False)
+    assert projector.decoded() == sum(1 for f in want.values() if f.game == "hi-spot") > 0
+    assert page == [want[s.match_id] if s.game == "hi-spot" else summary_of(want[s.match_id]) for s in brief]
+    live = scorebook.start_match(dict(START), "desk")["match_id"]  # a new match and an append show at once
+    scorebook.append(live, [round_start(), launch("ann", 1, 5)], 1)
+    assert by_id(projector.summaries(full="hats-off"))[live] == expected(scorebook, live)
+    assert by_id(projector.summaries())[live] == expected(scorebook, live)  # whole facts are summaries too
+
+
+def test_summaries_survive_rows_of_an_older_format_and_rows_that_are_not_an_object(scorebook: Scorebook) -> None:
+    ids = club(scorebook, per_game=1)
+    scorebook.facts()
+    with scorebook.engine.begin() as conn:
+        conn.execute(text("UPDATE match_facts SET version = :v, facts = :f WHERE match_id = :m"),
+                     {"v": FACTS_VERSION - 1, "f": '{"old": true}', "m": ids[0]})
+        conn.execute(text("UPDATE match_facts SET facts = :f WHERE match_id = :m"), {"f": "[1]", "m": ids[1]})
+        if conn.dialect.name == "sqlite":  # PostgreSQL's json column takes JSON only
+            conn.execute(text("UPDATE match_facts SET facts = :f WHERE match_id = :m"), {"f": "{not json", "m": ids[2]})
+    fresh = FactsProjector(EventStore(scorebook.engine))
+    read = fresh.summaries()  # rows SQLite cannot read as JSON are decoded whole (whole facts are summaries too)
+    assert {f.match_id: summary_of(f) if isinstance(f, MatchFacts) else f for f in read} == {
+        m: summary_of(expected(scorebook, m)) for m in ids}
+    assert by_id(fresh.facts()) == {m: expected(scorebook, m) for m in ids}
 
 
 def test_two_projectors_catching_up_at_once_agree(scorebook: Scorebook) -> None:

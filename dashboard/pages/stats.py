@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -31,8 +32,15 @@ def all_facts(sb: Scorebook) -> list[stats.MatchFacts]:
     return sb.facts()
 
 
+def page_facts(sb: Scorebook, game: str) -> list[stats.MatchSummary]:
+    """What the page charts `game` from: every match's summary (the filters' choices, copies, every game's
+    first-player win rate), the matches of `game` as their whole facts. Only those are decoded in full: the
+    turns and tags of every match were most of a first load's cost."""
+    return sb.fact_summaries(game)
+
+
 def layout(sb: Scorebook, search: str | None = None) -> html.Div:
-    facts = all_facts(sb)  # the read model: the filters' choices too, without a pass over the matches
+    facts = sb.fact_summaries()  # the read model: the filters' choices, without a pass over the matches
     games = [g for g in GAME_NAMES if any(f.game == g for f in facts)] or list(GAME_NAMES)
     asked = parse_qs((search or "").lstrip("?")).get("game", [""])[0]
     if asked in GAME_NAMES:
@@ -137,15 +145,16 @@ def players_table(records: dict[str, stats.PlayerRecord], names: dict[str, str],
 
 
 def charts(
-    facts: list[stats.MatchFacts], game: str, player: str | None, date_from: str | None, date_to: str | None
+    facts: Sequence[stats.MatchSummary], game: str, player: str | None, date_from: str | None, date_to: str | None
 ) -> dict[str, Any]:
     """The page's figures, table, summary and subtitles for a selection, by element id (pure: easy to test
-    without a server). Two copies of one match count once; in-progress matches stay out of the trend, the
-    lengths and the win rates."""
+    without a server), from every match's summary with the matches of `game` as whole facts (`page_facts`;
+    `all_facts` will do too). Two copies of one match count once; in-progress matches stay out of the trend,
+    the lengths and the win rates."""
     counted = stats.distinct(facts)
     copies = len(facts) - len(counted)
     everyone = stats.filter_facts(counted, None, player, date_from, date_to)
-    chosen = stats.filter_facts(everyone, game)
+    chosen = _whole(stats.filter_facts(everyone, game))
     finished = [f for f in chosen if f.finished]
     in_progress = len(chosen) - len(finished)
     names = stats.player_names(facts)
@@ -154,11 +163,12 @@ def charts(
                f"{in_progress} in progress")
     if copies:
         summary += f" · {_plural(copies, 'copy', 'copies')} of a match imported twice not counted again"
-    penalties, others = stats.tag_counts(chosen, player, "penalty"), stats.tag_counts(chosen, player, "other")
+    tags = stats.tag_counts_by_kind(chosen, player)
+    penalties, others = tags["penalty"], tags["other"]
     out: dict[str, Any] = {
         "stats-trend": score_trend_chart(stats.score_trend(finished, player), names),
         "stats-turns": points_per_turn_chart(stats.points_per_turn(chosen, player), names),
-        "stats-bonus": bonus_chart(game, stats.tag_counts(chosen, player, "bonus"), stats.value_counts(chosen, player),
+        "stats-bonus": bonus_chart(game, tags["bonus"], stats.value_counts(chosen, player),
                                    names, len(chosen)),
         "stats-penalties": penalty_chart(game, {pid: penalties.get(pid, Counter()) + others.get(pid, Counter())
                                                 for pid in {*penalties, *others}}, names, len(chosen)),
@@ -170,6 +180,14 @@ def charts(
     for graph_id, text in subtitles(game, in_progress).items():
         out[f"{graph_id}-sub"] = text
     return out
+
+
+def _whole(facts: list[stats.MatchSummary]) -> list[stats.MatchFacts]:
+    """The charted game's matches, which `page_facts` gives whole."""
+    whole = [f for f in facts if isinstance(f, stats.MatchFacts)]
+    if len(whole) != len(facts):
+        raise TypeError("the charted game's matches must be whole facts, not summaries (see page_facts)")
+    return whole
 
 
 OUTPUTS = (*GRAPHS, "stats-players", "stats-summary", *(f"{g}-sub" for g in (*GRAPHS, "stats-players")))
@@ -185,5 +203,6 @@ def register(app: Dash, sb: Scorebook) -> None:
         Input("stats-dates", "end_date"),
     )
     def update(game: str, player: str | None, start: str | None, end: str | None) -> tuple[Any, ...]:
-        out = charts(all_facts(sb), game or GAME_NAMES[0], player or None, start, end)
+        game = game or GAME_NAMES[0]
+        out = charts(page_facts(sb, game), game, player or None, start, end)
         return tuple(out[i] for i in OUTPUTS)
