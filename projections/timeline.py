@@ -26,6 +26,7 @@ from projections.bag import reveal_problem, start_problem
 from projections.errors import IllegalEvent, UnknownEventType
 from projections.events import COMMON_EVENT_TYPES, Event
 from projections.options import is_int
+from projections.persistent import unshared
 from projections.protocol import Annotation, Game, Mark, S
 from projections.registry import get_game
 from projections.upcasters import after_start, upcast, upcast_all
@@ -102,7 +103,7 @@ class Fold(Generic[S]):
             _refuse(start_problem(game.name, event.data))
         if not isinstance(event.data.get("meta", {}), dict):
             raise IllegalEvent("match_started: meta must be a JSON object (tournament, round, table, date…)")
-        state = game.start(event.data)
+        state = unshared(game.start(event.data))  # evolve's copies of it read their fields fast
         players = tuple((p["id"], p.get("name") or p["id"]) for p in event.data["players"])
         return Fold(game, players, [event], [state], 1)
 
@@ -125,8 +126,8 @@ class Fold(Generic[S]):
         if after_start(game.name):
             event = upcast(game.name, event)
         players = tuple((p["id"], p.get("name") or p["id"]) for p in start.data["players"])
-        return Fold(game, players, [event], [state], event.seq, dict(superseded_by), base=event.seq, start=start,
-                    earlier=_Earlier(earlier) if earlier is not None else None)
+        return Fold(game, players, [event], [unshared(state)], event.seq, dict(superseded_by), base=event.seq,
+                    start=start, earlier=_Earlier(earlier) if earlier is not None else None)
 
     @property
     def seq(self) -> int:
@@ -262,16 +263,13 @@ class Fold(Generic[S]):
             events = upcast_all(game.name, events)
         handlers, finished = game.handlers, game.is_finished
         for event in events:
-            t = event.type
-            # `apply`'s test: the usual game event is applied here, anything else by `apply` itself.
-            if (event.seq == n + 1 and type(t) is str and t and t not in COMMON_EVENT_TYPES
-                    and type(event.data) is dict):
-                handler = handlers.get(t)
-                # `Game.apply` without a call: its guards, and its refusals when one fails.
-                if handler is None or finished(state):
-                    state = game.apply(state, event)
-                else:
-                    state = handler(state, event.data)
+            seq, t, data = event  # once: a named tuple's fields are read by the generic (slow) attribute path
+            # `apply`'s test and `Game.apply`'s guards: the usual game event is applied here, anything else by
+            # `apply` itself, which refuses it or takes a shared event. A handler is found only for a game's
+            # own types (never a shared one: tests/test_game_contract.py), so `t` is then a non-empty string.
+            handler = handlers.get(t) if type(t) is str else None
+            if handler is not None and seq == n + 1 and type(data) is dict and not finished(state):
+                state = handler(state, data)
                 own.append(event)
                 states.append(state)
                 n += 1

@@ -32,7 +32,7 @@ from projections.games.hats_off.board import (
     Place,
 )
 from projections.options import Option, Player, is_int, parse_options, parse_players, positive_int, require
-from projections.persistent import evolve, fields_of, rebuilt
+from projections.persistent import evolve, fields_of, rebuilt, unshared
 from projections.protocol import Handler, ScoreSheet
 
 NAME = "hats-off"
@@ -348,10 +348,10 @@ def round_started(state: State, data: Mapping[str, Any]) -> State:
             f"round {state.round + 1}'s READY-SET-GO is called by {due.name} (callers go clockwise), "
             f"not {player_name(state, caller)}"
         )
-    return State(
+    return unshared(State(  # the round's states are copies of this one: a dict of its own reads fast
         players=state.players, target=state.target, phase=Phase.IN_ROUND, round=state.round + 1,
         caller=caller, past=state.past, past_totals=state.past_totals, seats=state.seats,
-    )
+    ))
 
 
 def hat_launched(state: State, data: Mapping[str, Any]) -> State:
