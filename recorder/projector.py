@@ -185,9 +185,9 @@ class FactsProjector:
                 read = brief.get(match_id)
             if read is not None and read[0] == seq:
                 out.append(read[1])
-        if len(whole) + len(brief) > KEEP_DECODED:  # a federation's history: decode per request, not hold it all
-            whole.clear()
-            brief.clear()
+        for kept in (whole, brief):
+            if len(kept) > KEEP_DECODED:  # a federation's history: decode per request rather than hold it all
+                kept.clear()
         return out
 
     def _summarize(self, conn: Connection, match_ids: list[str], leave_out: str | None, every_row: bool) -> list[str]:
