@@ -489,7 +489,7 @@ def check_files(files: Sequence[tuple[str, str]], recorded_by: str) -> list[tupl
         try:
             lines = parse_jsonl(text)
             prepared = prepare_import(lines, recorded_by)
-            checked.append((prepared, ImportSource.of(lines, recorded_by, name)))
+            checked.append((prepared, ImportSource.of(lines, recorded_by, name, prepared.texts)))
         except ImportRefused as e:
             raise ImportRefused(e.reason, e.line, e.malformed, file=name) from e
     return checked
