@@ -20,9 +20,9 @@ Placement bonuses (see `placement_bonuses`):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from projections.errors import IllegalEvent
 from projections.games.tri_ominos.grid import (
@@ -115,8 +115,9 @@ class Hand:
         return Hand(self.known, self.hidden - 1)
 
 
-@dataclass(frozen=True, slots=True)
-class Placed:
+# Named tuples, built in C with `_tuple`: one of each is built per placement (Scored: per event), and a frozen
+# dataclass's `__init__` sets each field through `object.__setattr__`. The fold itself reads them little.
+class Placed(NamedTuple):
     tile: str
     corners: Corners
     seat: int
@@ -125,8 +126,7 @@ class Placed:
     points: int
 
 
-@dataclass(frozen=True, slots=True)
-class Scored:
+class Scored(NamedTuple):
     """What the last event did, for `describe`: who, the point items, tags."""
 
     seat: int | None
@@ -167,6 +167,12 @@ class State:
     round_end: RoundEnd | None = None
     winners: tuple[int, ...] = ()
     last: Scored = Scored(None)
+
+
+# Read on every event: `Phase.X` is looked up through the enum's metaclass.
+_PLAYING, _STARTING, _FINISHED = Phase.PLAYING, Phase.STARTING, Phase.FINISHED
+_tuple = tuple.__new__  # a named tuple built straight from a tuple, in C (its `__new__` is a Python function)
+_DRAWN = tuple(Scored(seat, (("draw", -DRAW_PENALTY),), ("draw",)) for seat in range(MAX_PLAYERS))  # immutable: shared
 
 
 # ---- small helpers -------------------------------------------------------------------------------
@@ -508,7 +514,7 @@ def _check_phase(state: State, wanted: Phase, what: str) -> None:
 def _round_started(state: State, data: Mapping[str, Any]) -> State:
     _check_phase(state, Phase.WAITING, "round_started")
     n = len(state.players)
-    return replace(
+    return evolve(
         state,
         phase=Phase.DEALING,
         round=state.round + 1,
@@ -565,7 +571,7 @@ def _tiles_dealt(state: State, data: Mapping[str, Any]) -> State:
 
 def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
     what = "tile_placed"
-    if state.phase != Phase.STARTING:
+    if state.phase is not _PLAYING and state.phase is not _STARTING:
         _check_phase(state, Phase.PLAYING, what)
     seat = player_seat(state.players, data, what)
     tile = parse_tile(require(data, "tile", str, what))
@@ -573,7 +579,7 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
     numbers = _parse_corners(data, what)
     shown_raw = data.get("shown")
     shown = None if shown_raw is None else parse_tile(shown_raw, "shown")
-    if state.phase == Phase.STARTING:
+    if state.phase is _STARTING:
         return _start_placement(state, seat, tile, cell, numbers, shown)
     _check_turn(state, seat)
     if shown is not None:
@@ -596,7 +602,7 @@ def _start_placement(state: State, seat: int, tile: str, cell: Cell, numbers: Co
         hand = Hand(hand.known + (shown,), hand.hidden - 1)  # the shown triple was a hidden slot
     items = start_points(tile, shown)
     tags = ["start_bonus"] if len(items) > 1 else []
-    state = replace(state, starter=seat, turn=seat)
+    state = evolve(state, starter=seat, turn=seat)
     return _place(state, seat, tile, cell, numbers, hand, items, tags, False)
 
 
@@ -614,7 +620,7 @@ def _place(
     """The state after a checked placement: board, hand, points, next turn, maybe the round's end."""
     points = sum([p for _, p in items])
     board = dict(state.board)
-    board[cell] = Placed(tile, numbers, seat, len(board) + 1, bridge, points)
+    board[cell] = _tuple(Placed, (tile, numbers, seat, len(board) + 1, bridge, points))
     values = dict(state.values)
     p0, p1, p2 = corners(cell)
     values[p0], values[p1], values[p2] = numbers
@@ -643,7 +649,7 @@ def _place(
         draws=0,
         passes=0,
         last_cell=cell,
-        last=Scored(seat, tuple(items), tuple(tags)),
+        last=_tuple(Scored, (seat, tuple(items), tuple(tags))),
     )
     if going_out:
         return _end_round(state, "going_out", seat)
@@ -675,7 +681,8 @@ def _check_cannot_play(state: State, seat: int, doing: str) -> Needs | None:
 
 def _tile_drawn(state: State, data: Mapping[str, Any]) -> State:
     what = "tile_drawn"
-    _check_phase(state, Phase.PLAYING, what)
+    if state.phase is not _PLAYING:
+        _check_phase(state, Phase.PLAYING, what)
     seat = player_seat(state.players, data, what)
     _check_turn(state, seat)
     who = _name(state, seat)
@@ -706,13 +713,14 @@ def _tile_drawn(state: State, data: Mapping[str, Any]) -> State:
         totals=totals,
         round_points=round_points,
         needs=needs,
-        last=Scored(seat, (("draw", -DRAW_PENALTY),), ("draw",)),
+        last=_DRAWN[seat],
     )
 
 
 def _turn_passed(state: State, data: Mapping[str, Any]) -> State:
     what = "turn_passed"
-    _check_phase(state, Phase.PLAYING, what)
+    if state.phase is not _PLAYING:
+        _check_phase(state, Phase.PLAYING, what)
     seat = player_seat(state.players, data, what)
     _check_turn(state, seat)
     needs = _check_cannot_play(state, seat, "pass")
@@ -729,7 +737,7 @@ def _turn_passed(state: State, data: Mapping[str, Any]) -> State:
         draws=0,
         passes=passes,
         needs=needs,
-        last=Scored(seat, (penalty_item,), ("pass",)),
+        last=_tuple(Scored, (seat, (penalty_item,), ("pass",))),
     )
     if passes >= len(state.players):
         return _end_round(state, "blocked", None)
@@ -787,7 +795,7 @@ def _hands_revealed(state: State, data: Mapping[str, Any]) -> State:
         raise IllegalEvent(f"{what} must list every hand with hidden tiles; missing: {', '.join(still)}")
     end = state.round_end
     assert end is not None
-    return _settle(replace(state, hands=tuple(hands), last=Scored(None)), end.kind, end.seat)
+    return _settle(evolve(state, hands=tuple(hands), last=Scored(None)), end.kind, end.seat)
 
 
 # ---- points and the end of a round -----------------------------------------------------------------
@@ -814,12 +822,12 @@ def _add(state: State, gains: Mapping[int, int]) -> tuple[tuple[int, ...], tuple
 
 def _end_round(state: State, kind: str, seat: int | None) -> State:
     """The round is over; its end points need every remaining hand, so wait for them if hidden."""
-    state = replace(state, turn=None, round_end=RoundEnd(kind, seat, settled=False))
+    state = evolve(state, turn=None, round_end=RoundEnd(kind, seat, settled=False))
     if kind == "blocked":  # tagged on the pass that blocked the round, never on the reveal
-        state = replace(state, last=replace(state.last, tags=(*state.last.tags, "blocked")))
+        state = evolve(state, last=state.last._replace(tags=(*state.last.tags, "blocked")))
     needed = [h for i, h in enumerate(state.hands) if h is not None and (kind == "blocked" or i != seat)]
     if any(h.hidden for h in needed):
-        return replace(state, phase=Phase.REVEALING)
+        return evolve(state, phase=Phase.REVEALING)
     return _settle(state, kind, seat)
 
 
@@ -858,7 +866,7 @@ def _settle(state: State, kind: str, seat: int | None) -> State:
             items.append(("blocked round won", others - own))
     totals, round_points = _add(state, dict(enumerate(end_points)))
     last = Scored(state.last.seat, tuple(items), tuple(tags))
-    state = replace(
+    state = evolve(
         state,
         totals=totals,
         round_points=round_points,
@@ -868,7 +876,7 @@ def _settle(state: State, kind: str, seat: int | None) -> State:
     )
     if max(totals) >= state.options["target_score"]:
         best = max(totals)
-        return replace(state, phase=Phase.FINISHED, winners=tuple(i for i in range(n) if totals[i] == best))
+        return evolve(state, phase=Phase.FINISHED, winners=tuple(i for i in range(n) if totals[i] == best))
     return state
 
 
@@ -885,7 +893,6 @@ HANDLERS: dict[str, Handler[State]] = {
 # ---- reading the state -----------------------------------------------------------------------------
 
 
-_FINISHED = Phase.FINISHED  # asked before every event: `Phase.FINISHED` is looked up through the enum's metaclass
 
 
 def is_finished(state: State) -> bool:
