@@ -31,7 +31,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Literal, TypeVar
@@ -171,62 +171,82 @@ def effective_moves(fold: Fold[Any]) -> list[int]:
 
 
 class _Move:
-    """One effective move, read once: who made it, its tags and what each player gained or lost with it."""
+    """One effective move, read once: who made it, its tags, what each player gained or lost with it, and
+    whether its type makes a turn (the descriptor's `turn_events`)."""
 
-    __slots__ = ("seq", "player", "tags", "points")
+    __slots__ = ("seq", "player", "tags", "points", "makes_turn")
 
-    def __init__(self, seq: int, player: str | None, tags: tuple[str, ...], points: dict[str, int]) -> None:
-        self.seq, self.player, self.tags, self.points = seq, player, tags, points
+    def __init__(self, seq: int, player: str | None, tags: tuple[str, ...], points: dict[str, int],
+                 makes_turn: bool) -> None:
+        self.seq, self.player, self.tags, self.points, self.makes_turn = seq, player, tags, points, makes_turn
 
 
 def _walk(fold: Fold[Any]) -> list[_Move]:
     """Every effective move in order, each marked once and each state scored once: a match's facts ask for
     both several times per move, and scoring a state is the costliest question of some games. Moves are
-    marked (who, tags), not described: the facts never show an event's words."""
-    totals, state_at, marks = fold.game.totals_of, fold.state_at, fold.marks
+    marked (who, tags), not described: the facts never show an event's words. One pass over the events,
+    each marked by the game from the states either side of it (`Fold.marks` without looking them up again)."""
+    game = fold.game
+    totals, marks_of, state_at = game.totals_of, game.marks_of, fold.state_at
+    kinds, superseded = game.descriptor.turn_events, fold.superseded_by
     out: list[_Move] = []
+    last_state: Any = None
     last: Mapping[str, int] = {}
     last_seq = 0
-    for seq in effective_moves(fold):  # never seq 1 (match_started is not a move)
-        before = last if last_seq == seq - 1 else totals(state_at(seq - 1))
+    for event in fold.events:
+        seq = event.seq
+        if event.type in COMMON_EVENT_TYPES or seq in superseded:  # never seq 1: match_started is no move
+            continue
+        if last_seq == seq - 1:
+            before_state, before = last_state, last
+        else:
+            before_state = state_at(seq - 1)
+            before = totals(before_state)
+        state = state_at(seq)
         # Scored before it is marked: a game that marks an event by its gains reads the scores it keeps.
-        after = totals(state_at(seq))
+        after = totals(state)
         points = {p: v - before.get(p, 0) for p, v in after.items() if v != before.get(p, 0)}
-        out.append(_Move(seq, *marks(seq), points))
-        last_seq, last = seq, after
+        player, tags = marks_of(before_state, event, state)
+        out.append(_Move(seq, player, tags, points, event.type in kinds))
+        last_seq, last_state, last = seq, state, after
     return out
 
 
-def turns(fold: Fold[Any], moves: Sequence[_Move] | None = None) -> list[Turn]:
-    """The match's turns, in order (see the module docstring). Two moves in a row are always adjacent in
-    the sense that counts: what lies between them is notes, rewinds and superseded events only."""
-    kinds = fold.game.descriptor.turn_events
-    event = fold.event
-    out: list[Turn] = []
+def _runs(moves: Iterable[_Move]) -> Iterator[tuple[str, list[_Move]]]:
+    """The turns among `moves` as (player, their moves): runs of one player's consecutive moves that hold
+    a turn-making one. Two moves in a row are always adjacent in the sense that counts: what lies between
+    them is notes, rewinds and superseded events only."""
     run: list[_Move] = []
     run_player: str | None = None
-
-    def close() -> None:
-        if run_player is not None and run and any(event(m.seq).type in kinds for m in run):
-            out.append(Turn(run_player, tuple(m.seq for m in run), sum(m.points.get(run_player, 0) for m in run)))
-
-    for move in _walk(fold) if moves is None else moves:
+    for move in moves:
         player = move.player
         if player != run_player or player is None:
-            close()
+            if run_player is not None and any(m.makes_turn for m in run):
+                yield run_player, run
             run, run_player = [], player
         if player is not None:
             run.append(move)
-    close()
-    return out
+    if run_player is not None and any(m.makes_turn for m in run):
+        yield run_player, run
+
+
+def turns(fold: Fold[Any], moves: Sequence[_Move] | None = None) -> list[Turn]:
+    """The match's turns, in order (see the module docstring)."""
+    return [Turn(player, tuple(m.seq for m in run), sum(m.points.get(player, 0) for m in run))
+            for player, run in _runs(_walk(fold) if moves is None else moves)]
 
 
 def first_player(fold: Fold[Any]) -> str | None:
     key = fold.game.descriptor.first_player_key
     if key is None:
         return None
-    for seq in [1, *effective_moves(fold)]:
-        value = fold.game.to_json(fold.state_at(seq)).get(key)
+    to_json = fold.game.to_json
+    # Nearly always named by match_started's state: the moves are looked for only when it is not.
+    value = to_json(fold.state_at(1)).get(key)
+    if value:
+        return str(value)
+    for seq in effective_moves(fold):
+        value = to_json(fold.state_at(seq)).get(key)
         if value:
             return str(value)
     return None
@@ -248,8 +268,8 @@ def match_facts(fold: Fold[Any], match_id: str = "", date: str = "", fingerprint
     values: dict[str, Counter[int]] = {pid: Counter() for pid, _ in fold.players}
     moves = _walk(fold)
     by_player: dict[str, list[int]] = {pid: [] for pid, _ in fold.players}
-    for t in turns(fold, moves):
-        by_player.setdefault(t.player, []).append(t.points)
+    for player, run in _runs(moves):
+        by_player.setdefault(player, []).append(sum(m.points.get(player, 0) for m in run))
     turn_points = {pid: tuple(points) for pid, points in by_player.items()}
     for move in moves:
         if move.player is None:  # an event of nobody's (a blocked round): whoever it scored or cost
