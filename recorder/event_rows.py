@@ -1,44 +1,54 @@
-"""Stored events read as plain rows (SQLAlchemy Core), for the paths that fold whole matches: a cold read,
-a whole fold, `rebuild`. An ORM object costs about 70 µs to build against a few µs for a row, which made
-loading the rows cost more than folding them.
+"""Stored events read as plain rows, for the paths that fold whole matches: a cold read, a whole fold,
+`rebuild`. An ORM object costs about 70 µs to build against a few µs for a row, which made loading the rows
+cost more than folding them; the rows are read on the driver's cursor (SQLAlchemy's result rows and type
+processing cost about as much again as the driver's reading).
 
 `EventRow` answers what `StoredEvent` answers on those paths (`seq`, `type`, `data`, `stored_envelope()`);
-the columns go through the same column types (lenient times on SQLite) and the data text through the JSON
+the time goes through the column type's own reader (lenient on SQLite) and the data text through the JSON
 column's reader, so a row reads the same either way. The data is read as its stored text: the store writes
 it in the hash chain's canonical spelling, so `linked_data` checks a row's hash over that text as it is,
 and decodes it once, where decoding it to encode it again for the hash cost a fifth of a whole-match read.
+`link_texts` does that for a whole match at once: every row's hash, then one decoding of all their texts.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
-from typing import Any
+import re
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, cast
+from weakref import WeakKeyDictionary
 
-from sqlalchemy import Text, cast, func, select
-from sqlalchemy.engine import Connection
+from sqlalchemy import func, select
+from sqlalchemy.engine import Connection, Dialect
+from sqlalchemy.exc import DBAPIError
 
 from recorder.logfile import format_time, stored_event_hash
 from recorder.readable import loads_leniently
-from recorder.tables import StoredEvent, stored_envelope
+from recorder.tables import UNREADABLE_TIME, StoredEvent, stored_envelope
 
 EVENTS = StoredEvent.__table__  # type: ignore[attr-defined]
 # The data as its text: PostgreSQL's `json` keeps the text it was given, SQLite's column is TEXT.
-_COLUMNS = (EVENTS.c.match_id, EVENTS.c.seq, EVENTS.c.type, cast(EVENTS.c.data, Text), EVENTS.c.recorded_at,
-            EVENTS.c.recorded_by, EVENTS.c.prev_hash, EVENTS.c.hash)
+_SELECT = ("SELECT match_id, seq, type, CAST(data AS TEXT), recorded_at, recorded_by, prev_hash, hash "
+           "FROM events WHERE ")
 _UNREAD = object()
+# How SQLite's DATETIME column spells a time (SQLAlchemy's storage format): its canonical spelling in the hash
+# chain is the same digits, cut to milliseconds (`format_time`).
+_SQLITE_TIME = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}")
 
 
 class EventRow:
     __slots__ = ("match_id", "seq", "type", "text", "recorded_at", "recorded_by", "prev_hash", "hash", "_data",
-                 "canonical")
+                 "canonical", "_time")
 
     def __init__(self, match_id: str, seq: int, type: str, text: str | None, recorded_at: Any, recorded_by: str,
-                 prev_hash: str, hash: str) -> None:
+                 prev_hash: str, hash: str, time: str | None = None) -> None:
         self.match_id, self.seq, self.type, self.text = match_id, seq, type, text
         self.recorded_at, self.recorded_by, self.prev_hash, self.hash = recorded_at, recorded_by, prev_hash, hash
         self._data: Any = _UNREAD
-        self.canonical = False  # the text is known to be the data's canonical JSON (`linked_data` showed it)
+        # The text is known to be the data's canonical JSON (`linked_data` or `link_texts` showed it).
+        self.canonical = False
+        self._time = time  # `format_time(recorded_at)`, when the column's text gave it already
 
     @property
     def data(self) -> Any:
@@ -51,12 +61,15 @@ class EventRow:
         """The data, when the row's own hash over its stored text shows it to be the chain's next link after
         the hash `prev`; None when it does not show that (a row stored in another spelling, or a broken
         one: the caller then checks the row the long way, which says what is wrong)."""
+        if self.prev_hash != prev:
+            return None
+        if self.canonical:  # shown already (`link_texts`): the row's columns are what they were then
+            return self._data
         text = self.text
-        if self.prev_hash != prev or type(text) is not str:
+        if type(text) is not str:
             return None
         try:
-            if stored_event_hash(self.seq, self.type, text, format_time(self.recorded_at), self.recorded_by,
-                                 prev) != self.hash:
+            if not self._hashed_over(text):
                 return None
             # The bytes the hash covers, so the data that was hashed: decoded once, and kept.
             self._data = json.loads(text)
@@ -65,9 +78,48 @@ class EventRow:
         self.canonical = True
         return self._data
 
+    def _hashed_over(self, text: str) -> bool:
+        """Whether the row's hash is the chain's hash of its columns with `text` as the data's canonical JSON
+        (raises for a column no append could have written)."""
+        time = self._time if self._time is not None else format_time(self.recorded_at)
+        return stored_event_hash(self.seq, self.type, text, time, self.recorded_by, self.prev_hash) == self.hash
+
     def stored_envelope(self) -> dict[str, Any]:
         """`StoredEvent.stored_envelope`: the data exactly as read (the fold checks the hash first)."""
         return stored_envelope(self)
+
+
+def link_texts(rows: Sequence[EventRow], prev: str) -> None:
+    """Check the rows' hashes in order from the hash `prev`, as `linked_data` would one by one, up to the first
+    that does not show itself the next link; their texts are then decoded all at once (one JSON array: one
+    decoder call per match rather than per row), and `linked_data` answers them without checking again. A row
+    that does not show itself so is left to `linked_data` and the long way, as are the rest after it."""
+    shown: list[EventRow] = []
+    texts: list[str] = []
+    for row in rows:
+        text = row.text
+        if row.prev_hash != prev or type(text) is not str:
+            break
+        try:
+            if not row._hashed_over(text):
+                break
+        except Exception:  # a column no append could have written: the long way names it
+            break
+        shown.append(row)
+        texts.append(text)
+        prev = row.hash
+    if not shown:
+        return
+    try:
+        # Each text is one whole JSON value (its hash shows it to be the data's canonical spelling), so the
+        # array holds one value per row, in order.
+        values = json.loads("[" + ",".join(texts) + "]")
+    except Exception:  # a text only its own decoding can judge: one by one, by `linked_data`
+        return
+    if len(values) != len(shown):
+        return
+    for row, value in zip(shown, values, strict=True):
+        row._data, row.canonical = value, True
 
 
 def log_head(conn: Connection) -> int:
@@ -77,10 +129,11 @@ def log_head(conn: Connection) -> int:
 
 def match_rows(conn: Connection, match_id: str, after: int = 0, upto: int | None = None) -> list[EventRow]:
     """The match's rows with seq in (after, upto], in seq order."""
-    q = select(*_COLUMNS).where(EVENTS.c.match_id == match_id, EVENTS.c.seq > after)
-    if upto is not None:
-        q = q.where(EVENTS.c.seq <= upto)
-    return [EventRow(*r) for r in conn.execute(q.order_by(EVENTS.c.seq))]
+    reader = _reader(conn.dialect)
+    m = reader.mark
+    where = f"match_id = {m} AND seq > {m}" + ("" if upto is None else f" AND seq <= {m}")
+    params = (match_id, after) if upto is None else (match_id, after, upto)
+    return reader.rows(conn, where + " ORDER BY seq", params)
 
 
 def rows_by_match(conn: Connection, match_ids: Iterable[str]) -> dict[str, list[EventRow]]:
@@ -89,11 +142,79 @@ def rows_by_match(conn: Connection, match_ids: Iterable[str]) -> dict[str, list[
     out: dict[str, list[EventRow]] = {}
     if not ids:
         return out
-    q = select(*_COLUMNS).where(EVENTS.c.match_id.in_(ids)).order_by(EVENTS.c.match_id, EVENTS.c.seq)
-    for r in conn.execute(q):
-        row = EventRow(*r)
+    reader = _reader(conn.dialect)
+    for row in reader.rows(conn, f"match_id IN ({', '.join([reader.mark] * len(ids))}) ORDER BY match_id, seq",
+                           ids):
         rows = out.get(row.match_id)
         if rows is None:
             rows = out[row.match_id] = []
         rows.append(row)
     return out
+
+
+class _Reader:
+    """Event rows of one dialect, read on the driver's cursor: SQLAlchemy's result rows and type processing
+    cost more than the driver's reading (a rebuild reads every row of the log). The columns are read as Core
+    reads them: the time through the column type's own reader (lenient on SQLite), the rest as the driver
+    gives them."""
+
+    def __init__(self, dialect: Dialect) -> None:
+        self.sqlite = dialect.name == "sqlite"
+        self.mark = "?" if self.sqlite else "%s"
+        self._time: Callable[[Any], Any] | None = EVENTS.c.recorded_at.type.dialect_impl(dialect).result_processor(
+            dialect, None)
+        self._error = dialect.loaded_dbapi.Error
+
+    def rows(self, conn: Connection, where: str, params: Sequence[Any]) -> list[EventRow]:
+        sql = _SELECT + where
+        driver = conn.connection.dbapi_connection
+        fetched = self._fetched_strictly(driver, sql, params) if self.sqlite else None
+        if fetched is None:
+            try:
+                fetched = self._fetched(driver, sql, params)
+            except self._error as e:  # raised as SQLAlchemy raises it, whichever way the query ran
+                raise DBAPIError.instance(sql, params, e, self._error) from e
+        read_time = self._time
+        if read_time is None:
+            return [EventRow(*r) for r in fetched]
+        out = []
+        for match_id, seq, type_, text, at, by, prev, hash_ in fetched:
+            # SQLite's text time: its canonical spelling is cut from it when it has the column's own format
+            # (and reads as a time), so that it is not formatted again for every hash check.
+            time = read_time(at)
+            hashed_time = (at[:10] + "T" + at[11:23] + "Z"
+                           if type(at) is str and _SQLITE_TIME.fullmatch(at) and time is not UNREADABLE_TIME else None)
+            out.append(EventRow(match_id, seq, type_, text, time, by, prev, hash_, hashed_time))
+        return out
+
+    @staticmethod
+    def _fetched(driver: Any, sql: str, params: Sequence[Any]) -> list[Any]:
+        cur = driver.cursor()
+        try:
+            cur.execute(sql, tuple(params))
+            return cast(list[Any], cur.fetchall())
+        finally:
+            cur.close()
+
+    def _fetched_strictly(self, driver: Any, sql: str, params: Sequence[Any]) -> list[Any] | None:
+        """SQLite's rows with their text decoded by the driver itself (`str`), a third of the reading's cost
+        less than the connection's lenient decoder (`recorder.db`) called for every column; None when a text
+        is not UTF-8 (written by hand), which fails the whole query: the rows are then read leniently."""
+        lenient = driver.text_factory
+        driver.text_factory = str
+        try:
+            return self._fetched(driver, sql, params)
+        except self._error:
+            return None
+        finally:
+            driver.text_factory = lenient
+
+
+_READERS: WeakKeyDictionary[Dialect, _Reader] = WeakKeyDictionary()
+
+
+def _reader(dialect: Dialect) -> _Reader:
+    reader = _READERS.get(dialect)
+    if reader is None:
+        reader = _READERS[dialect] = _Reader(dialect)
+    return reader

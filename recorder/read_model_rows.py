@@ -13,13 +13,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import and_, delete, insert, select
+from sqlalchemy import and_, bindparam, delete, insert, select
 from sqlalchemy.engine import Connection
 
 from projections.stats import FACTS_VERSION, match_date, match_facts
 from projections.timeline import Fold
 from projections.upcasters import after_start
-from recorder.event_rows import EventRow, rows_by_match
+from recorder.event_rows import EventRow, link_texts, rows_by_match
 from recorder.logfile import GENESIS, format_time
 from recorder.snapshots import Snapshots
 from recorder.store import StoredFold, _verified
@@ -28,6 +28,9 @@ from recorder.tables import Match, MatchFactsRow, MatchSnapshot
 MATCHES = Match.__table__  # type: ignore[attr-defined]
 FACTS_TABLE = MatchFactsRow.__table__  # type: ignore[attr-defined]
 SNAPSHOT_TABLE = MatchSnapshot.__table__  # type: ignore[attr-defined]
+# A match's snapshots up to the last seq read (those written meanwhile from later seqs stay).
+_DELETE_SNAPSHOTS = delete(SNAPSHOT_TABLE).where(
+    and_(SNAPSHOT_TABLE.c.match_id == bindparam("match"), SNAPSHOT_TABLE.c.seq <= bindparam("upto")))
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,7 @@ class Projected:
 
 
 def project(match: MatchToProject, rows: Sequence[EventRow], facts: bool, snapshots: Snapshots | None) -> Projected:
+    link_texts(rows, GENESIS)  # every row's hash checked, and their texts decoded at once, for `_verified`
     stored = _verified(StoredFold(None, GENESIS, 0), rows, match.last_seq)
     fold = stored.fold
     out = Projected(match.match_id, len(rows), min(len(rows), match.last_seq))
@@ -137,10 +141,10 @@ def write(conn: Connection, batch: Sequence[Projected], plan: Plan) -> None:
         made = [p.facts for p in replaced if p.facts is not None]
         if made:
             conn.execute(insert(FACTS_TABLE), made)
-    if plan.every > 0 and plan.snapshot_key is not None:
-        for p in batch:
-            conn.execute(delete(SNAPSHOT_TABLE).where(
-                and_(SNAPSHOT_TABLE.c.match_id == p.match_id, SNAPSHOT_TABLE.c.seq <= p.upto)))
+    if plan.every > 0 and plan.snapshot_key is not None and batch:
+        # One statement for the batch, run for each match (a statement built and compiled per match cost
+        # more than the rest of the batch's writing).
+        conn.execute(_DELETE_SNAPSHOTS, [{"match": p.match_id, "upto": p.upto} for p in batch])
         made_snapshots = [row for p in batch for row in p.snapshots]
         if made_snapshots:
             conn.execute(insert(SNAPSHOT_TABLE), made_snapshots)

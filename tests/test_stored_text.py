@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import random
+from datetime import timezone
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,10 +18,10 @@ from sqlalchemy import text
 from projections.registry import GAME_NAMES, get_game
 from projections.stats import fingerprint
 from projections.timeline import fold_dicts
-from recorder.event_rows import match_rows
+from recorder.event_rows import link_texts, match_rows, rows_by_match
 from recorder.facade import Scorebook
 from recorder.inputs import data_problem
-from recorder.logfile import GENESIS, event_hash, stored_event_hash
+from recorder.logfile import GENESIS, event_hash, format_time, stored_event_hash
 from recorder.read_model_rows import stored_fingerprint
 from recorder.readable import dumps_strictly
 from tests.logs import START, round_start
@@ -118,3 +120,56 @@ def test_a_match_with_text_beyond_ascii_is_fingerprinted_from_its_fold(scorebook
         rows = match_rows(conn, match_id)
     assert rows[0].linked_data(GENESIS) is not None
     assert stored_fingerprint(scorebook.fold(match_id), rows) is None
+
+
+def test_a_whole_match_is_linked_at_once_up_to_its_first_changed_row(scorebook: Scorebook) -> None:
+    match_id = five_events(scorebook)
+    with scorebook.engine.connect() as conn:
+        rows = rows_by_match(conn, [match_id])[match_id]
+    link_texts(rows, GENESIS)
+    assert [r.canonical for r in rows] == [True] * 5
+    assert [r.data for r in rows] == [json.loads(r.text or "") for r in rows]
+    tamper(scorebook.engine, "UPDATE events SET data = :d WHERE match_id = :m AND seq = 3",
+           d=json.dumps({**rows[2].data, "hat": 9}, separators=(",", ":")), m=match_id)
+    with scorebook.engine.connect() as conn:
+        rows = rows_by_match(conn, [match_id])[match_id]
+    link_texts(rows, GENESIS)
+    assert [r.canonical for r in rows] == [True, True, False, False, False]
+    assert rows[2].linked_data(rows[1].hash) is None and rows[3].linked_data(rows[2].hash) is not None
+
+
+def test_a_time_is_hashed_as_its_column_reads_it(scorebook: Scorebook) -> None:
+    """On SQLite the canonical time is cut from the column's text when it has the column's own format; a time
+    written by hand in another spelling is read by the column type and formatted, as before."""
+    match_id = five_events(scorebook)
+    with scorebook.engine.connect() as conn:
+        rows = match_rows(conn, match_id)
+    prevs = [GENESIS] + [r.hash for r in rows[:-1]]
+    assert all(r.linked_data(prev) is not None for r, prev in zip(rows, prevs, strict=True))
+    if scorebook.engine.dialect.name != "sqlite":
+        return
+    assert all(r._time == format_time(r.recorded_at) for r in rows)
+    spelled = format_time(rows[1].recorded_at)  # the same time, in the hash chain's spelling
+    tamper(scorebook.engine, "UPDATE events SET recorded_at = :t WHERE match_id = :m AND seq = 2", t=spelled,
+           m=match_id)
+    with scorebook.engine.connect() as conn:
+        again = match_rows(conn, match_id)
+    assert again[1]._time is None and again[1].recorded_at == rows[1].recorded_at.replace(tzinfo=timezone.utc)
+    assert again[1].linked_data(again[0].hash) is not None
+
+
+def test_sqlite_rows_with_text_that_is_not_utf8_are_read_leniently(tmp_path: Path) -> None:
+    sb = Scorebook.open(str(tmp_path / "bytes.db"))
+    try:
+        match_id = five_events(sb)
+        tamper(sb.engine, "UPDATE events SET recorded_by = CAST(X'61FF62' AS TEXT) WHERE match_id = :m AND seq = 4",
+               m=match_id)
+        with sb.engine.connect() as conn:
+            rows = rows_by_match(conn, [match_id])[match_id]
+        assert [r.recorded_by for r in rows] == ["desk", "desk", "desk", "a\ufffdb", "desk"]
+        link_texts(rows, GENESIS)
+        assert [r.canonical for r in rows] == [True, True, True, False, False]
+        sb.rebuild("match_facts")
+        assert restarted(sb).fold(match_id).seq == 3
+    finally:
+        sb.close()
