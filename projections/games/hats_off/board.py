@@ -67,13 +67,14 @@ class Board:
     def with_launch(self, hid: HatId, landing: Landing) -> Board:
         """The board once `hid` (not on it yet) has landed: built from this one, which stays as it was.
 
-        A new hat lands on top of everything, so every stack's bottom found so far is still right.
+        Its stacks' bottoms are found again when asked for (rarely during a fold: only for a hat nested in
+        another), not copied from this board's on every launch.
         """
         new = object.__new__(Board)
         # Each mapping copied, then added to (copying clones the table: faster than `{**d, k: v}`).
         new.hats = hats = dict(self.hats)
         hats[hid] = landing
-        new.holder, new.in_hole, new._bottom = self.holder, self.in_hole, self._bottom.copy()
+        new.holder, new.in_hole, new._bottom = self.holder, self.in_hole, {}
         if landing.counts:
             if isinstance(landing.place, InHat):
                 new.holder = self.holder.copy()
