@@ -178,12 +178,16 @@ class _Reader:
         if read_time is None:
             return [EventRow(*r) for r in fetched]
         out = []
+        last_at: Any = _UNREAD
+        time: Any = None
+        hashed_time: str | None = None
         for match_id, seq, type_, text, at, by, prev, hash_ in fetched:
-            # SQLite's text time: its canonical spelling is cut from it when it has the column's own format
-            # (and reads as a time), so that it is not formatted again for every hash check.
-            time = read_time(at)
-            hashed_time = (at[:10] + "T" + at[11:23] + "Z"
-                           if type(at) is str and _SQLITE_TIME.fullmatch(at) and time is not UNREADABLE_TIME else None)
+            if at != last_at:  # rows stored together (an import, a batch) share their time: read once
+                # SQLite's text time: its canonical spelling is cut from it when it has the column's own format
+                # (and reads as a time), so that it is not formatted again for every hash check.
+                last_at, time = at, read_time(at)
+                hashed_time = (at[:10] + "T" + at[11:23] + "Z" if type(at) is str and _SQLITE_TIME.fullmatch(at)
+                               and time is not UNREADABLE_TIME else None)
             out.append(EventRow(match_id, seq, type_, text, time, by, prev, hash_, hashed_time))
         return out
 
