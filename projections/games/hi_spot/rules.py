@@ -549,20 +549,10 @@ def _tiles_drawn_checked(state: State, data: Mapping[str, Any]) -> State:
     return evolve(state, racks=racks, located_bits=located, bag=bag, turn=turn)
 
 
-# Every pattern by its positions written in order, each once: the usual `dots` is one look-up of its tuple. Its
-# items' types are compared first, in C, so that `true` or `1.0` (equal to 1 as keys) never pass for a position.
-_PATTERNS: dict[tuple[int, ...], int] = {tuple(positions_of(m)): m for m in range(1, FULL + 1)}
-_INTS = {n: (int,) * n for n in range(SECTIONS + 1)}
-
-
 def _dots_field(state: State, data: Mapping[str, Any], tile: str, what: str) -> int:
     """The placed pattern's mask; checked in one pass, and again step by step to name what is wrong."""
     dots = data.get("dots")
     if type(dots) is list:
-        if tuple(map(type, dots)) == _INTS.get(len(dots)):
-            mask = _PATTERNS.get(tuple(dots))
-            if mask is not None and mask in state.tiles.placements(state.allow_flip)[tile]:
-                return mask
         mask = 0
         for p in dots:
             if type(p) is not int or not 0 <= p <= 8:
