@@ -16,6 +16,7 @@ from dashboard.charts import bonus_chart, first_player_chart, match_length_chart
 from dashboard.model import ReplayCache, step_view
 from dashboard.pages import stats as stats_page
 from dashboard.pages.replay import render_step, step_from_search
+from projections.boxstats import box_stats
 from projections.games.high_five.tiles import value as hf_value
 from projections.registry import get_game
 from projections.scores import scores_json
@@ -171,7 +172,9 @@ def test_stats_figures_from_facts(demo_store: Scorebook) -> None:
     for t in trend["data"]:
         pid = next(p for p, n in hf[0].players if n == t["name"])
         assert t["y"] == [hf[0].totals[pid]]
-    assert sum(len(t["y"]) for t in turns["data"]) == sum(map(len, hf[0].turn_points.values()))
+    boxes = {t["name"]: (t["q1"], t["median"], t["q3"], t["mean"]) for t in turns["data"]}
+    assert boxes == {name: ([b.q1], [b.median], [b.q3], [b.mean])
+                     for pid, name in hf[0].players for b in [box_stats(hf[0].turn_points[pid])]}
     assert sum(sum(t["y"]) for t in bonus["data"]) == sum(sum(c.values()) for c in hf[0].values.values())
     assert length["data"][0]["x"] == [hf[0].moves]
     assert [b for b in first["data"][0]["x"]] == ["Tri-Ominos", "High Five", "Hi-Spot", "Hats Off"]

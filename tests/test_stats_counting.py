@@ -19,6 +19,7 @@ from dashboard.boards.hi_spot import LAYER_COLOURS
 from dashboard.pages import players as players_page
 from dashboard.pages import stats as stats_page
 from projections import stats
+from projections.boxstats import box_stats
 from projections.registry import GAME_NAMES, get_game
 from projections.timeline import fold_dicts
 from recorder.demo import PLAYERS
@@ -141,7 +142,11 @@ def test_in_progress_matches_stay_out_of_the_trend_the_lengths_and_the_records()
     assert [(t["name"], t["x"], t["y"]) for t in out["stats-trend"]["data"]] == [
         ("Ann", ["2026-09-12"], [10]), ("Bo", ["2026-09-12"], [5])]
     assert out["stats-length"]["data"][0]["x"] == [10]  # m2's 10 moves; m1's 6 left out
-    assert sum(len(t["y"]) for t in out["stats-turns"]["data"]) == 4 + 3  # every turn, m1's too
+    turns = stats.points_per_turn(facts)
+    assert sum(map(len, turns.values())) == 4 + 3  # every turn, m1's too
+    assert [(t["name"], t["median"], t["mean"]) for t in out["stats-turns"]["data"]] == [
+        ({"ann": "Ann", "bo": "Bo"}[pid], [box_stats(turns[pid]).median], [box_stats(turns[pid]).mean])
+        for pid in ("ann", "bo")]
     assert out["stats-summary"] == "Hats Off: 2 matches, 1 finished, 1 in progress"
     assert "1 match in progress left out" in out["stats-trend-sub"]
     records = stats.player_records(facts)["hats-off"]
