@@ -194,8 +194,8 @@ def _walk(fold: Fold[Any]) -> list[_Move]:
     last: Mapping[str, int] = {}
     last_seq = 0
     for event in fold.events:
-        seq = event.seq
-        if event.type in COMMON_EVENT_TYPES or seq in superseded:  # never seq 1: match_started is no move
+        seq, kind, _ = event  # once: a named tuple's fields are read by the generic (slow) attribute path
+        if kind in COMMON_EVENT_TYPES or seq in superseded:  # never seq 1: match_started is no move
             continue
         if last_seq == seq - 1:
             before_state, before = last_state, last
@@ -207,7 +207,7 @@ def _walk(fold: Fold[Any]) -> list[_Move]:
         after = totals(state)
         points = {p: v - before.get(p, 0) for p, v in after.items() if v != before.get(p, 0)}
         player, tags = marks_of(before_state, event, state)
-        out.append(_Move(seq, player, tags, points, event.type in kinds))
+        out.append(_Move(seq, player, tags, points, kind in kinds))
         last_seq, last_state, last = seq, state, after
     return out
 
@@ -272,6 +272,8 @@ def match_facts(fold: Fold[Any], match_id: str = "", date: str = "", fingerprint
         by_player.setdefault(player, []).append(sum(m.points.get(player, 0) for m in run))
     turn_points = {pid: tuple(points) for pid, points in by_player.items()}
     for move in moves:
+        if not move.tags:  # most moves: nothing to count, nobody to look for
+            continue
         if move.player is None:  # an event of nobody's (a blocked round): whoever it scored or cost
             who = [pid for pid, pts in move.points.items() if pts and pid in tags]
         else:
