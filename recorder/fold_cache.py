@@ -33,7 +33,7 @@ CACHE_MB_ENV = "SCOREBOOK_CACHE_MB"
 DEFAULT_CACHE_MB = 256
 # Bytes per held state (event + state, with what persistent states share), from tracemalloc over folds
 # of 5,000-event random matches, rounded up (bench/cache.py measures them again).
-BYTES_PER_STATE = {"tri-ominos": 3500, "high-five": 5200, "hi-spot": 2500, "hats-off": 1100}
+BYTES_PER_STATE = {"tri-ominos": 3800, "high-five": 1600, "hi-spot": 1900, "hats-off": 1900}
 UNKNOWN_GAME_BYTES = max(BYTES_PER_STATE.values())
 ENTRY_BYTES = 4096  # the entry, the fold object, the match_started event, a snapshot's own copies
 

@@ -80,3 +80,28 @@ def test_a_resumed_fold_without_a_loader_says_it_holds_no_earlier_state_and_stay
         with pytest.raises(EarlierNotHeld, match="resumed at seq 20"):
             ask()
     assert not a.holds(19) and a.holds(20)
+
+
+@pytest.mark.parametrize("game", ["tri-ominos", "high-five", "hi-spot", "hats-off"])
+def test_the_estimate_per_state_covers_what_a_fold_holds(game: str) -> None:
+    # The byte bound is only as good as BYTES_PER_STATE: a fold of a long random match must hold no more per
+    # event than the estimate (tracemalloc: its events, states and what they share).
+    import gc
+    import random
+    import tracemalloc
+
+    from projections.registry import get_game
+    from recorder.fold_cache import BYTES_PER_STATE
+
+    targets = {"tri-ominos": 1500, "high-five": 300, "hi-spot": 600, "hats-off": 900}
+    players = [{"id": p, "name": p.title()} for p in ("ann", "bo", "cy")]
+    log = get_game(game).random_match(random.Random(7), players, {"target_score": targets[game]})[:1500]
+    gc.collect()
+    tracemalloc.start()
+    try:
+        fold = fold_dicts(log)
+        held = tracemalloc.get_traced_memory()[0] / len(log)
+    finally:
+        tracemalloc.stop()
+    assert fold.seq == len(log)
+    assert held <= BYTES_PER_STATE[game], f"{game}: {held:.0f} bytes per event held, estimated {BYTES_PER_STATE[game]}"
