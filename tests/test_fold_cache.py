@@ -8,14 +8,23 @@ from sqlalchemy.engine import Engine
 
 from projections.timeline import EarlierNotHeld, Fold, fold_dicts
 from recorder.facade import Scorebook
-from recorder.fold_cache import CACHE_MB_ENV, ENTRY_BYTES, FoldCache, configured_bytes, estimated_bytes
+from recorder.fold_cache import (
+    BYTES_PER_STATE,
+    CACHE_MB_ENV,
+    ENTRY_BYTES,
+    FoldCache,
+    configured_bytes,
+    estimated_bytes,
+)
 from recorder.logfile import GENESIS, import_lines
 from recorder.store import EventStore, StoredFold
 from tests.test_snapshots import EVERY, LENGTH, SECRET, log_of
 
+HATS = BYTES_PER_STATE["hats-off"]  # the estimate per held Hats Off state
+
 
 def test_the_fold_cache_stays_under_its_byte_bound(engine: Engine) -> None:
-    one = ENTRY_BYTES + LENGTH * 1100  # a whole hats-off fold of LENGTH events, as estimated
+    one = ENTRY_BYTES + LENGTH * HATS  # a whole hats-off fold of LENGTH events, as estimated
     bound = 3 * one + 100
     writer = EventStore(engine, snapshot_every=0)
     ids = [writer.import_log(import_lines(log_of("hats-off")[:-i or None]), f"desk{i}")["match_id"]
@@ -36,9 +45,9 @@ def test_a_resumed_fold_is_counted_small_until_it_loads_its_earlier_states(engin
     sb = Scorebook(EventStore(engine, snapshot_every=EVERY, snapshot_secret=SECRET))
     fold = sb.fold(match_id)
     small = sb.store.cache.bytes
-    assert fold.held_from == 50 and small == ENTRY_BYTES + (LENGTH - 49) * 1100
+    assert fold.held_from == 50 and small == ENTRY_BYTES + (LENGTH - 49) * HATS
     fold.state_at(3)
-    assert sb.store.cache.bytes == small + 50 * 1100
+    assert sb.store.cache.bytes == small + 50 * HATS
 
 
 def stored_fold(n: int) -> StoredFold:
@@ -91,8 +100,6 @@ def test_the_estimate_per_state_covers_what_a_fold_holds(game: str) -> None:
     import tracemalloc
 
     from projections.registry import get_game
-    from recorder.fold_cache import BYTES_PER_STATE
-
     targets = {"tri-ominos": 1500, "high-five": 300, "hi-spot": 600, "hats-off": 900}
     players = [{"id": p, "name": p.title()} for p in ("ann", "bo", "cy")]
     log = get_game(game).random_match(random.Random(7), players, {"target_score": targets[game]})[:1500]
