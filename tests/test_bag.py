@@ -312,9 +312,10 @@ def test_the_seed_is_served_by_nothing_before_the_end(scorebook: Scorebook, tmp_
             body = client.get(url, headers=headers).text
             assert seed not in body and not any(u in body for u in spellings), (who, url)
     assert all(seed not in line for line in sb.backup(with_tokens=True))
-    # A wrong tile through the API: 422 with the reason, nothing stored.
+    # A wrong tile through the API: 422 with the reason, nothing stored. (A tile still in the bag: no hand holds
+    # it, whatever the seed dealt.)
     r = client.post(f"{m}/events", headers=tokens["desk"], json={"expected_seq": 3, "events": [
-        {"type": "tile_played", "data": {"player": "ann", "tile": "0-0", "capture": None}}]})
+        {"type": "tile_played", "data": {"player": "ann", "tile": order[20], "capture": None}}]})
     assert r.status_code == 422
     r = client.post(f"{m}/events", headers=tokens["desk"], json={"expected_seq": 3, "events": [
         {"type": "hand_dealt", "data": {}}]})
