@@ -197,10 +197,7 @@ class FactsProjector:
             return []
         table = FACTS_TABLE
         q = _packed_summaries(conn.dialect.name)
-        if every_row:
-            chunks = [q.where(table.c.game != leave_out) if leave_out else q]
-        else:
-            chunks = [q.where(table.c.match_id.in_(match_ids[i:i + 500])) for i in range(0, len(match_ids), 500)]
+        chunks = _chunks(q, match_ids, every_row, table.c.game != leave_out if leave_out else None)
         wanted = set(match_ids)
         stale = []
         try:
@@ -235,10 +232,7 @@ class FactsProjector:
         table = FACTS_TABLE
         q = select(table.c.match_id, table.c.seq, table.c.version, table.c.facts)
         wanted = set(match_ids)
-        if every_row:
-            chunks = [q.where(table.c.game == game) if game else q]
-        else:
-            chunks = [q.where(table.c.match_id.in_(match_ids[i:i + 500])) for i in range(0, len(match_ids), 500)]
+        chunks = _chunks(q, match_ids, every_row, table.c.game == game if game else None)
         stale = []
         with no_gc():
             for chunk in chunks:
@@ -252,6 +246,14 @@ class FactsProjector:
                     except (ValueError, KeyError, TypeError):
                         stale.append(row.match_id)
         return stale
+
+
+def _chunks(q: Any, match_ids: list[str], every_row: bool, whole: Any) -> list[Any]:
+    """`q` for the rows of `match_ids`: one query over the table (narrowed by `whole`, if given) when most rows
+    are wanted, else the ids in slices of 500."""
+    if every_row:
+        return [q.where(whole) if whole is not None else q]
+    return [q.where(FACTS_TABLE.c.match_id.in_(match_ids[i:i + 500])) for i in range(0, len(match_ids), 500)]
 
 
 def _packed_summaries(dialect: str) -> Select[tuple[Any]]:
