@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import bindparam
-from sqlalchemy import select as sa_select
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select
 
 from recorder.db import for_writing
@@ -66,17 +65,33 @@ def create_token(engine: Engine, name: str, role: str) -> str:
     return token
 
 
-_TOKENS = ApiToken.__table__  # type: ignore[attr-defined]
-# One prepared lookup by the unique index on the digest, asked on every request: a revocation counts from
-# the next request, in every process, with nothing cached to clear (an ORM query cost four times as much).
-_LOOKUP = sa_select(_TOKENS.c.name, _TOKENS.c.role).where(
-    _TOKENS.c.token_hash == bindparam("digest"), _TOKENS.c.revoked_at.is_(None))
+# The lookup asked on every request: one statement on the driver's connection by the unique index on the
+# digest, so a revocation counts from the next request, in every process, with nothing cached to clear. Run
+# through SQLAlchemy's Core (a Connection, the statement's compiled-cache look-up, its parameters and result)
+# it cost 80 µs, six times the query (and more in a busy server); an ORM query four times that again.
+_LOOKUP = "SELECT name, role FROM api_tokens WHERE token_hash = {mark} AND revoked_at IS NULL"
 
 
 def authenticate(engine: Engine, token: str) -> Principal | None:
-    with engine.connect() as conn:
-        row = conn.execute(_LOOKUP, {"digest": token_digest(token)}).first()
-        return Principal(row.name, row.role) if row else None
+    """The name and role of `token`, or None when it is unknown or revoked (asked of the database each time)."""
+    dialect = engine.dialect
+    sql = _LOOKUP.format(mark="?" if dialect.paramstyle == "qmark" else "%s")
+    params = (token_digest(token),)
+    # A pooled connection as it is (SQLite's in autocommit: the SELECT is its own read transaction; psycopg's
+    # transaction is rolled back when the pool takes the connection back, as before).
+    conn = engine.raw_connection()
+    try:
+        cur = conn.cursor()
+        try:
+            cur.execute(sql, params)
+            row = cur.fetchone()
+        except dialect.loaded_dbapi.Error as e:  # raised as SQLAlchemy would raise it, for the same handlers
+            raise DBAPIError.instance(sql, params, e, dialect.loaded_dbapi.Error) from e
+        finally:
+            cur.close()
+    finally:
+        conn.close()
+    return Principal(row[0], row[1]) if row else None
 
 
 def list_tokens(engine: Engine) -> list[dict[str, object]]:

@@ -6,12 +6,14 @@ import json
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import text
 
 from projections.registry import GAME_NAMES, all_games
 from projections.schemas import COMMON_EVENTS
 from recorder import auth
 from recorder.api import create_api
 from recorder.api.errors import status_of
+from recorder.db import make_engine
 from recorder.errors import (
     BadRequest,
     BodyTooLarge,
@@ -159,6 +161,28 @@ def test_writes_need_a_token_with_the_right_role(client: TestClient, tokens: dic
     assert client.post("/api/matches", json=START, headers=new_h).status_code == 401
     # reads stay open
     assert client.get("/api/matches").status_code == 200
+
+
+def test_a_token_revoked_elsewhere_is_refused_at_once(client: TestClient, scorebook: Scorebook, bare_url: str) -> None:
+    """Revoked by another process (here: another engine writing the table, as `scorebook token revoke` would),
+    the token is refused by the very next request: writes, reads with it, and the append route's own check."""
+    token = scorebook.create_token("desk-7", "recorder")
+    h = {"Authorization": f"Bearer {token}"}
+    match_id = start(client, h)  # the token has been used, so anything kept of it would be warm
+    assert client.get(f"/api/matches/{match_id}/events", headers=h).status_code == 200
+    elsewhere = make_engine(bare_url)
+    try:
+        with elsewhere.begin() as conn:
+            revoked = conn.execute(text("UPDATE api_tokens SET revoked_at = CURRENT_TIMESTAMP WHERE name = 'desk-7'"))
+            assert revoked.rowcount == 1
+    finally:
+        elsewhere.dispose()
+    r = client.post(f"/api/matches/{match_id}/events", json={"expected_seq": 2, "events": [launch("ann", 1, 4)]},
+                    headers=h)
+    assert r.status_code == 401 and r.json()["error"] == "unauthorized"
+    assert client.post("/api/matches", json=START, headers=h).status_code == 401
+    assert client.get(f"/api/matches/{match_id}/events", headers=h).status_code == 401
+    assert client.get(f"/api/matches/{match_id}").json()["seq"] == 2  # nothing stored
 
 
 def test_retried_append_is_answered_with_what_was_stored(client: TestClient, tokens: dict) -> None:
