@@ -158,6 +158,29 @@ def test_a_time_is_hashed_as_its_column_reads_it(scorebook: Scorebook) -> None:
     assert again[1].linked_data(again[0].hash) is not None
 
 
+def test_postgresql_spells_a_time_as_the_chain_does(scorebook: Scorebook) -> None:
+    """PostgreSQL reads each time in the hash chain's spelling (`format_time`): UTC, milliseconds cut, not rounded;
+    the time itself is that instant."""
+    if scorebook.engine.dialect.name != "postgresql":
+        pytest.skip("PostgreSQL's reading")
+    match_id = five_events(scorebook)
+    # Microseconds past the millisecond the chain keeps: cut, so the row still links; a millisecond more does not.
+    tamper(scorebook.engine, "UPDATE events SET recorded_at = recorded_at + interval '999 microseconds' "
+           "WHERE match_id = :m AND seq = 2", m=match_id)
+    tamper(scorebook.engine, "UPDATE events SET recorded_at = recorded_at + interval '1 millisecond' "
+           "WHERE match_id = :m AND seq = 4", m=match_id)
+    with scorebook.engine.connect() as conn:
+        conn.execute(text("SET TIME ZONE 'America/St_Johns'"))  # a session in another zone reads the same text
+        rows = match_rows(conn, match_id)
+        stored = [t for (t,) in conn.execute(text("SELECT recorded_at FROM events WHERE match_id = :m ORDER BY seq"),
+                                             {"m": match_id})]
+    assert [r._time for r in rows] == [format_time(t) for t in stored]
+    assert rows[1].recorded_at == stored[1].replace(microsecond=stored[1].microsecond // 1000 * 1000)
+    prevs = [GENESIS] + [r.hash for r in rows[:-1]]
+    assert [r.linked_data(prev) is not None for r, prev in zip(rows, prevs, strict=True)] == [True, True, True, False,
+                                                                                               True]
+
+
 def test_sqlite_rows_with_text_that_is_not_utf8_are_read_leniently(tmp_path: Path) -> None:
     sb = Scorebook.open(str(tmp_path / "bytes.db"))
     try:
