@@ -17,6 +17,7 @@ from fastapi import APIRouter, FastAPI
 from fastapi_offline import FastAPIOffline
 
 from recorder.api import docs, errors, guards, openapi
+from recorder.api.fast_append import AppendFastPath
 from recorder.api.limits import MAX_BODY_BYTES, BodyLimit
 from recorder.api.routers import clubs, events, games, live, matches, signin, tokens
 from recorder.facade import Scorebook
@@ -43,6 +44,7 @@ def create_api(sb: Scorebook) -> FastAPI:
     )
     docs.install_redoc(app)
     app.state.scorebook = sb
+    app.add_middleware(AppendFastPath)  # first, so innermost: inside the body limit and the guards
     app.add_middleware(BodyLimit)
     errors.install(app)
     guards.install(app)  # NUL, surrogates and '..' in paths and queries; bodies FastAPI cannot parse

@@ -50,9 +50,14 @@ def status_of(exc: StoreError) -> int:
     return 400  # any other StoreError is the client's input
 
 
+def store_error_response(exc: StoreError) -> JSONResponse:
+    """The answer to a store error: its body, its status."""
+    return JSONResponse(exc.body(), status_code=status_of(exc))
+
+
 def _store_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StoreError)
-    return JSONResponse(exc.body(), status_code=status_of(exc))
+    return store_error_response(exc)
 
 
 def _malformed(_: Request, exc: Exception) -> JSONResponse:

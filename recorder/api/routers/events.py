@@ -5,11 +5,13 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse, Response
+from fastapi.security import HTTPAuthorizationCredentials
 
 from recorder.api.deps import Bearer, Book, Reader, authorized
 from recorder.api.errors import responses
 from recorder.api.models import AppendIn, AppendResult, EventsPage, FollowOut
 from recorder.auth import check_events
+from recorder.facade import Scorebook
 from recorder.inputs import MAX_POSITION, MAX_SEQ
 from recorder.logfile import NewEvent
 
@@ -44,6 +46,11 @@ SPECTATOR_EVENTS = (
     },
 )
 def append(sb: Book, match_id: str, body: AppendIn, creds: Bearer) -> Response:
+    return appended(sb, match_id, body, creds)
+
+
+def appended(sb: Scorebook, match_id: str, body: AppendIn, creds: HTTPAuthorizationCredentials | None) -> Response:
+    """The append route's work, also run by `recorder.api.fast_append` for the plain request."""
     who = authorized(sb, creds, "recorder")  # here, not as a dependency: see `authorized`
     check_events(who, body.events)
     events = [NewEvent(e.type, e.data, e.event_id) for e in body.events]
