@@ -17,16 +17,18 @@ class BodyLimit:
     def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
         self.app, self.limit = app, limit
 
+    def refusal(self) -> JSONResponse:
+        """The 413 (made only when needed: building it on every request cost more than the rest of the check)."""
+        too_large = BodyTooLarge(f"the body is larger than {self.limit} bytes")
+        return JSONResponse(too_large.body(), status_code=status_of(too_large))
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        headers = dict(scope.get("headers") or [])
-        declared = headers.get(b"content-length")
-        too_large = BodyTooLarge(f"the body is larger than {self.limit} bytes")
-        refusal = JSONResponse(too_large.body(), status_code=status_of(too_large))
+        declared = dict(scope.get("headers") or []).get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.limit:
-            await refusal(scope, receive, send)
+            await self.refusal()(scope, receive, send)
             return
         chunks, size, more = [], 0, True
         while more:
@@ -36,7 +38,7 @@ class BodyLimit:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.limit:
-                await refusal(scope, receive, send)
+                await self.refusal()(scope, receive, send)
                 return
             chunks.append(chunk)
             more = message.get("more_body", False)
