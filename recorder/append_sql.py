@@ -26,6 +26,7 @@ MATCHES = Match.__table__  # type: ignore[attr-defined]
 EVENT_COLUMNS = ("match_id", "seq", "position", "type", "data", "recorded_at", "recorded_by", "prev_hash", "hash",
                  "event_id")
 MATCH_COLUMNS = ("last_seq", "status", "winners", "updated_at", "id")
+HEAD_COLUMNS = ("last_seq", "updated_at", "id")  # a match whose status stays as it was
 
 Processor = Callable[[Any], Any] | None
 SCRIPT_ROWS = 100  # PostgreSQL: up to this many rows (an append) are written in one simple query
@@ -93,6 +94,9 @@ class AppendStatements:
         self._insert = f"INSERT INTO events ({', '.join(EVENT_COLUMNS)}) VALUES ({', '.join([mark] * 10)})"
         self._update = (f"UPDATE matches SET last_seq = {mark}, status = {mark}, winners = {mark}, "
                         f"updated_at = {mark} WHERE id = {mark}")
+        # Without the status when it stays: SQLite rewrites an index's entry for every column SET, changed or not
+        # (two more pages an append, for the indexes on status).
+        self._move_head = f"UPDATE matches SET last_seq = {mark}, updated_at = {mark} WHERE id = {mark}"
         # PostgreSQL's append: the position read by the INSERT itself, under the positions' lock (`_script`).
         columns = [c for c in EVENT_COLUMNS if c != "position"]
         self._insert_next = (f"INSERT INTO events ({', '.join(EVENT_COLUMNS)}) VALUES ({mark}, {mark}, "
@@ -105,6 +109,7 @@ class AppendStatements:
         self._text_processors_but_position = _as_text(self._event_processors_but_position, dialect,
                                                       columns.index("data"))
         self._match_processors = _processors(MATCHES, MATCH_COLUMNS, dialect)
+        self._head_processors = _processors(MATCHES, HEAD_COLUMNS, dialect)
 
     def _run(self, cur: Any, sql: str, params: Any, many: bool = False) -> Any:
         """Execute on the driver's cursor; a driver error is raised as SQLAlchemy raises it (IntegrityError
@@ -161,14 +166,19 @@ class AppendStatements:
         return int(cur.fetchone()[0])
 
     def write(self, cur: Any, rows: Sequence[Sequence[Any]], position: int | None, match_id: str, last_seq: int,
-              status: str, winners: list[str], updated_at: Any, commit: bool = False, texts: bool = False) -> None:
+              status: str | None, winners: list[str], updated_at: Any, commit: bool = False,
+              texts: bool = False) -> None:
         """Insert event rows (each the values of EVENT_COLUMNS but `position`, in order), numbered after the
         log's head `position` (None: read here, under PostgreSQL's lock, see `log_head`), and move the match's
-        head; `commit`: and commit (the caller writes nothing more in this transaction). `texts`: the rows' data
-        is its stored JSON text already."""
-        match = _bound(self._match_processors, (last_seq, status, winners, updated_at, match_id))
+        head (`status` None: it stays, and so do the winners); `commit`: and commit (the caller writes nothing
+        more in this transaction). `texts`: the rows' data is its stored JSON text already."""
+        if status is None:
+            update, match = self._move_head, _bound(self._head_processors, (last_seq, updated_at, match_id))
+        else:
+            update = self._update
+            match = _bound(self._match_processors, (last_seq, status, winners, updated_at, match_id))
         if not self.sqlite and len(rows) <= SCRIPT_ROWS:
-            self._script(cur, rows, match, commit, texts)
+            self._script(cur, rows, update, match, commit, texts)
             return
         first = position if position is not None else self.log_head(cur)
         processors = self._text_processors if texts else self._event_processors
@@ -179,17 +189,17 @@ class AppendStatements:
             events = [_bound(processors, (*row[:2], first + i, *row[2:])) for i, row in enumerate(rows, 1)]
         if self.sqlite:
             self._run(cur, self._insert, events, many=True)
-            self._run(cur, self._update, match)
+            self._run(cur, update, match)
             return
         try:  # an import's many rows: one pipeline, one round trip, the errors raised at its end
             with cur.connection.pipeline():
                 cur.executemany(self._insert, events)
-                cur.execute(self._update, match)
+                cur.execute(update, match)
                 cur.execute(NOTIFY, (match_id,))
         except self._driver_error as e:
             raise DBAPIError.instance(self._insert, events, e, self._driver_error) from e
 
-    def _script(self, cur: Any, rows: Sequence[Sequence[Any]], match: tuple[Any, ...], commit: bool,
+    def _script(self, cur: Any, rows: Sequence[Sequence[Any]], update: str, match: tuple[Any, ...], commit: bool,
                 texts: bool = False) -> None:
         """An append's writes on PostgreSQL as one simple query, one round trip: the positions' lock (see
         `log_head`), each row numbered by its own INSERT (the log's head + 1, read under that lock: each
@@ -203,7 +213,7 @@ class AppendStatements:
             params.extend(_bound(processors, row))
         params.extend(match)
         params.append(match[-1])  # NOTIFY's payload: the match's id
-        script = "; ".join(["LOCK TABLE events IN EXCLUSIVE MODE", *[self._insert_next] * len(rows), self._update,
+        script = "; ".join(["LOCK TABLE events IN EXCLUSIVE MODE", *[self._insert_next] * len(rows), update,
                             NOTIFY, *(["COMMIT"] if commit else [])])
         with ClientCursor(cur.connection) as client:
             self._run(client, script, params)

@@ -121,6 +121,7 @@ class Scorebook:
 
     def close(self) -> None:
         """Close the engine's pooled connections."""
+        self.store.close()
         self.engine.dispose()
 
     def __enter__(self) -> Scorebook:

@@ -11,7 +11,6 @@ Reading and writing match files, the hash chain and checking an import are in `r
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import logging
@@ -37,6 +36,7 @@ from projections.schemas import unknown_field_problem
 from projections.scores import scores_json
 from projections.timeline import Fold
 from recorder.append_sql import AppendStatements, Head
+from recorder.append_turns import AppendTurns
 from recorder.backup import Backup, BackupMatch
 from recorder.bag import Dealers, committed, retry_check, store_seed, verified, without_commitment
 from recorder.bag import start as bag_start
@@ -152,12 +152,7 @@ class EventStore:
         self.engine = engine
         self._writer = for_writing(engine)
         self._sql = AppendStatements(engine.dialect)
-        # SQLite lets one writer in at a time; a writer that finds the lock taken sleeps in SQLite's busy
-        # handler (1, 2, 5, 10 … ms) and is not woken when it is free. This process's appenders queue on a
-        # lock of its own first, so each starts the moment the one before commits (other processes, and
-        # other writes, still meet SQLite's wait).
-        self._append_turn: threading.Lock | contextlib.nullcontext[None] = (
-            threading.Lock() if engine.dialect.name == "sqlite" else contextlib.nullcontext())
+        self._turns = AppendTurns(self._writer)
         self._cache: FoldCache[StoredFold] = FoldCache(configured_bytes(cache_bytes), cache_size or 1 << 30)
         self._snapshot_every = snapshot_every
         self._snapshot_secret = snapshot_secret
@@ -249,7 +244,7 @@ class EventStore:
         self, match_id: str, events: Sequence[NewEvent], expected_seq: int, recorded_by: str
     ) -> tuple[list[dict[str, Any]], Fold[Any]]:
         # A Core connection and the driver's cursor (recorder.append_sql): no ORM session on the hot path.
-        with self._append_turn, self._writer.connect() as conn, conn.begin():
+        with self._turns.transaction() as conn:
             cur = self._sql.cursor(conn)
             ids = _event_ids(events)
             match, replayed = self._lock_match(conn, match_id, cur, ids)
@@ -464,13 +459,15 @@ class EventStore:
              env["prev_hash"], env["hash"], event_id)
             for env, data, event_id in zip(envelopes, datas, event_ids, strict=True)
         ]
-        sheet = fold.game.scores(fold.state) if fold.game else None
-        status = "finished" if sheet and sheet.finished else "in_progress"
+        # The whole score sheet only once the match is over (its winners): building it costs more, on a long
+        # Hats Off match, than the rest of an append's own work.
+        finished = fold.game is not None and fold.game.is_finished(fold.state)
+        winners = list(fold.game.scores(fold.state).winners) if finished and fold.game else []
+        status = "finished" if finished else "in_progress"
         snapshots = self._snapshot_rows(head.id, fold, envelopes)  # in this transaction: never ahead of its rows
         more = bool(snapshots) or status != head.status
-        sql.write(cur, rows, head.position, head.id, fold.seq, status,
-                  list(sheet.winners) if sheet and sheet.finished else [], utcnow(), commit=last and not more,
-                  texts=texts is not None)
+        sql.write(cur, rows, head.position, head.id, fold.seq, status if status != head.status else None, winners,
+                  utcnow(), commit=last and not more, texts=texts is not None)
         if snapshots:
             conn.execute(insert(SNAPSHOTS_TABLE), snapshots)
         if status != head.status:
@@ -560,6 +557,10 @@ class EventStore:
     @property
     def snapshot_secret(self) -> str | None:
         return self._snapshot_secret
+
+    def close(self) -> None:
+        """Give back the connection appends keep (recorder/append_turns.py); the store stays usable."""
+        self._turns.close()
 
     # -- the fold cache ----------------------------------------------------------------------------
 
