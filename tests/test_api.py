@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -183,6 +184,29 @@ def test_a_token_revoked_elsewhere_is_refused_at_once(client: TestClient, scoreb
     assert client.post("/api/matches", json=START, headers=h).status_code == 401
     assert client.get(f"/api/matches/{match_id}/events", headers=h).status_code == 401
     assert client.get(f"/api/matches/{match_id}").json()["seq"] == 2  # nothing stored
+
+
+def test_a_token_lookup_leaves_the_pooled_connections_as_it_found_them(scorebook: Scorebook) -> None:
+    """The lookup runs on a pooled driver connection (PostgreSQL's in autocommit for it): every connection goes
+    back to the pool out of autocommit and outside any transaction, ready for a writer."""
+    token = scorebook.create_token("desk-8", "referee")
+    assert scorebook.authenticate(token) == auth.Principal("desk-8", "referee")
+    assert scorebook.authenticate("sb_nope") is None
+    pool = scorebook.engine.pool
+    held = [scorebook.engine.raw_connection() for _ in range(pool.checkedin())]  # type: ignore[attr-defined]
+    try:
+        assert held
+        for conn in held:
+            driver: Any = conn.driver_connection
+            if scorebook.engine.dialect.name == "postgresql":
+                assert driver.autocommit is False and driver.info.transaction_status == 0  # IDLE
+            else:
+                assert not driver.in_transaction
+    finally:
+        for conn in held:
+            conn.close()
+    match_id = start(TestClient(create_api(scorebook)), {"Authorization": f"Bearer {token}"})
+    assert scorebook.summary(match_id)["seq"] == 2
 
 
 def test_retried_append_is_answered_with_what_was_stored(client: TestClient, tokens: dict) -> None:
