@@ -18,7 +18,7 @@ from sqlalchemy import text
 from projections.registry import GAME_NAMES, get_game
 from projections.stats import fingerprint
 from projections.timeline import fold_dicts
-from recorder.event_rows import link_texts, match_rows, rows_by_match
+from recorder.event_rows import EventRow, link_texts, match_rows, rows_by_match
 from recorder.facade import Scorebook
 from recorder.inputs import data_problem
 from recorder.logfile import GENESIS, event_hash, format_time, stored_event_hash
@@ -49,6 +49,32 @@ def test_the_hash_over_the_stored_text_is_the_events_hash(data: dict[str, Any], 
     spaced = json.dumps(data)
     if spaced != stored:
         assert stored_event_hash(seq, type, spaced, "2026-12-01T20:00:00.123Z", by, GENESIS) != event_hash(envelope)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.lists(st.dictionaries(texts, values, max_size=3), min_size=1, max_size=3),
+       types=st.lists(texts, min_size=3, max_size=3), by=texts, seq=st.sampled_from([1, 7, True]))
+def test_a_chain_is_linked_as_the_events_hashes_say(data: list[dict[str, Any]], types: list[str], by: str,
+                                                    seq: int) -> None:
+    """`link_texts` puts each row's hashed bytes together itself: it shows a row linked exactly when the row's
+    hash is its envelope's `event_hash` (any text in the type and author; a seq that is not an int)."""
+    if any(data_problem(d, "data") is not None for d in data):
+        return
+    rows, prev = [], GENESIS
+    for i, d in enumerate(data):
+        at = f"2026-12-01T20:00:0{i // 2}.123Z"  # shared by some rows, not all
+        envelope = {"seq": seq + i if seq is not True else seq, "type": types[i], "data": d, "recorded_at": at,
+                    "recorded_by": by, "prev_hash": prev}
+        prev = event_hash(envelope)
+        rows.append(EventRow("m", envelope["seq"], types[i], dumps_strictly(d), None, by, envelope["prev_hash"],
+                             prev, at))
+    link_texts(rows, GENESIS)
+    assert [r.canonical for r in rows] == [True] * len(rows)
+    assert [r.data for r in rows] == data
+    changed = [EventRow("m", r.seq, r.type, r.text, None, r.recorded_by + "x" if i == len(rows) - 1 else r.recorded_by,
+                        r.prev_hash, r.hash, r._time) for i, r in enumerate(rows)]
+    link_texts(changed, GENESIS)
+    assert [r.canonical for r in changed] == [True] * (len(rows) - 1) + [False]
 
 
 def _linked(sb: Scorebook, match_id: str) -> list[bool]:
