@@ -69,33 +69,38 @@ def create_token(engine: Engine, name: str, role: str) -> str:
 # digest, so a revocation counts from the next request, in every process, with nothing cached to clear. Run
 # through SQLAlchemy's Core (a Connection, the statement's compiled-cache look-up, its parameters and result)
 # it cost 80 µs, six times the query (and more in a busy server); an ORM query four times that again.
-_LOOKUP = "SELECT name, role FROM api_tokens WHERE token_hash = {mark} AND revoked_at IS NULL"
+_LOOKUP = "SELECT name, role FROM api_tokens WHERE token_hash = ? AND revoked_at IS NULL"
 
 
 def authenticate(engine: Engine, token: str) -> Principal | None:
     """The name and role of `token`, or None when it is unknown or revoked (asked of the database each time)."""
+    row = driver_row(engine, _LOOKUP, (token_digest(token),))
+    return Principal(row[0], row[1]) if row else None
+
+
+def driver_row(engine: Engine, sql: str, params: tuple[Any, ...]) -> Any:
+    """The first row of `sql` (a read, its parameters marked `?`) run on a pooled connection's driver, or None."""
     dialect = engine.dialect
-    sql = _LOOKUP.format(mark="?" if dialect.paramstyle == "qmark" else "%s")
-    params = (token_digest(token),)
+    if dialect.paramstyle != "qmark":
+        sql = sql.replace("?", "%s")
     conn = engine.raw_connection()
     # SQLite's connections are in autocommit already (recorder.db): the SELECT is its own read transaction. A
     # psycopg connection is put in autocommit for it, so that it is one round trip, not BEGIN, the SELECT and
-    # the pool's ROLLBACK when it takes the connection back (PostgreSQL: 236 -> 51 µs a lookup, wall).
+    # the pool's ROLLBACK when it takes the connection back (PostgreSQL: 236 -> 51 µs a token lookup, wall).
     driver: Any = conn.driver_connection if dialect.name == "postgresql" else None
     try:
         if driver is not None:
             driver.autocommit = True
         try:
-            row = _lookup(conn, sql, params, dialect.loaded_dbapi.Error)
+            return _lookup(conn, sql, params, dialect.loaded_dbapi.Error)
         finally:
             if driver is not None:
                 _transactional_again(conn, driver)
     finally:
         conn.close()
-    return Principal(row[0], row[1]) if row else None
 
 
-def _lookup(conn: Any, sql: str, params: tuple[str], driver_error: type[Exception]) -> Any:
+def _lookup(conn: Any, sql: str, params: tuple[Any, ...], driver_error: type[Exception]) -> Any:
     cur = conn.cursor()
     try:
         cur.execute(sql, params)

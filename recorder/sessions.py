@@ -19,9 +19,11 @@ import hashlib
 import math
 import os
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote, urlsplit
 
 from itsdangerous import BadData, Signer
@@ -29,7 +31,7 @@ from sqlalchemy import update
 from sqlalchemy.engine import URL, Engine, make_url
 from sqlmodel import Session, col, select
 
-from recorder.auth import Principal, token_digest
+from recorder.auth import Principal, driver_row, token_digest
 from recorder.db import for_writing
 from recorder.errors import Unauthorized
 from recorder.tables import ApiToken, SignInSession, utcnow
@@ -129,6 +131,12 @@ def login_url(next_path: str | None = None) -> str:
     return "/login?next=" + quote(safe_next(next_path), safe="")
 
 
+# Who a session stands for, asked on every request with a cookie: an open session of a token not revoked. On the
+# driver's connection, as `auth.authenticate` (17 µs a check; the ORM's join of the two rows cost 272).
+_PRINCIPAL = ("SELECT t.name, t.role, s.expires_at FROM sessions s JOIN api_tokens t ON t.id = s.token_id "
+              "WHERE s.id = ? AND s.ended_at IS NULL AND t.revoked_at IS NULL")
+
+
 def _aware(moment: datetime) -> datetime:
     """SQLite hands back naive datetimes; every stored time is UTC."""
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
@@ -150,6 +158,10 @@ class Sessions:
         if not key:
             raise ValueError("the session secret is empty")
         self._signer = Signer(key, salt=_SALT, digest_method=hashlib.sha256)
+        # The driver's value of the expiry as the column reads it (SQLite's text into a datetime).
+        read = SignInSession.__table__.c.expires_at.type._cached_result_processor(  # type: ignore[attr-defined]
+            engine.dialect, None)
+        self._read_time: Callable[[Any], datetime] = read or (lambda moment: moment)
 
     @property
     def max_age(self) -> int:
@@ -190,20 +202,13 @@ class Sessions:
         session_id = self._session_id(cookie)
         if session_id is None:
             return None
-        with Session(self.engine) as s:
-            found = s.exec(
-                select(SignInSession, ApiToken)
-                .join(ApiToken, col(SignInSession.token_id) == col(ApiToken.id))
-                .where(SignInSession.id == session_id)
-            ).first()
+        found = driver_row(self.engine, _PRINCIPAL, (session_id,))
         if found is None:
             return None
-        session, token = found
-        if session.ended_at is not None or token.revoked_at is not None:
+        name, role, expires_at = found
+        if _aware(self._read_time(expires_at)) <= utcnow():
             return None
-        if _aware(session.expires_at) <= utcnow():
-            return None
-        return Principal(token.name, token.role)
+        return Principal(name, role)
 
     def sign_out(self, cookie: str | None) -> bool:
         """End the cookie's session; False when there was no such session still open."""
