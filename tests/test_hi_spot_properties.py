@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -138,3 +139,17 @@ def test_a_long_match_folds_to_its_end() -> None:
     log = max((GAME.random_match(random.Random(s), PLAYERS) for s in range(5)), key=len)
     assert len(log) >= 500
     assert fold_dicts(log).finished
+
+
+def test_every_state_holds_only_its_fields_and_remembered_values() -> None:
+    """The busiest handlers copy a state's dict and set its fields by name, without `persistent.rebuilt`'s
+    check: a misspelled name would add a key that no field reads, and the field would keep its old value."""
+    names = {f.name for f in dataclasses.fields(State)}
+    options = {"target_score": 120, "clear_full_stacks": True}
+    for seed, hidden in ((1, 0.0), (2, 0.3), (3, 0.0)):
+        log = random_match(random.Random(seed), PLAYERS[:3], options, hidden=hidden)
+        f = fold_dicts(log)
+        for seq in range(1, f.seq + 1):
+            state = f.state_at(seq)
+            assert [k for k in vars(state) if k not in names and not k.startswith("_")] == [], seq
+            assert type(state) is State

@@ -42,7 +42,7 @@ from projections.options import (
     positive_int,
     require,
 )
-from projections.persistent import evolve, fields_of, rebuilt
+from projections.persistent import evolve
 from projections.protocol import Handler, ScoreSheet
 
 NAME = "hi-spot"
@@ -133,7 +133,9 @@ class State:
     totals: tuple[int, ...]
     rounds: tuple[tuple[int, ...], ...] = ()  # points per round, seat order, the running round included
     round_no: int = 0
-    phase: Phase = Phase.BETWEEN_ROUNDS
+    # A factory, not a default: a default is also a class attribute, and CPython 3.11 does not specialise an
+    # attribute read (`state.phase`, asked on every event) that a class attribute of a mutable type shadows.
+    phase: Phase = field(default_factory=lambda: Phase.BETWEEN_ROUNDS)
     tray: tuple[Stack | None, ...] = (None,) * SECTIONS
     racks: tuple[Rack, ...] = ()
     located_bits: int = 0  # tiles whose place is known (tray, known rack slots, set aside), as `tiles.bits`
@@ -239,12 +241,15 @@ def _tray_facts(state: State) -> tuple[int, int]:
     memo = state.__dict__.get("_tray_facts")
     if memo is not None and memo[0] is state.tray:
         return memo[1]  # type: ignore[no-any-return]
-    allow_flip, fitting_bits, bits = state.allow_flip, state.tiles.fitting_bits, state.tiles.bits
+    allow_flip, tiles = state.allow_flip, state.tiles
+    bits, known_fits = tiles.bits, tiles.fitting_bits_memo(allow_flip)
     fits = on_tray = 0
     for stack in state.tray:
         assert stack is not None
-        fits |= fitting_bits(stack.mask, allow_flip)
-        for t, _ in stack.layers:
+        _, mask, layers, _ = stack
+        found = known_fits.get(mask)
+        fits |= found if found is not None else tiles.fitting_bits(mask, allow_flip)
+        for t, _ in layers:
             on_tray |= bits[t]
     state.__dict__["_tray_facts"] = (state.tray, (fits, on_tray))
     return fits, on_tray
@@ -352,6 +357,7 @@ def _check_in_bag(state: State, tiles: list[str | None], what: str, back: int = 
 
 _PLAY, _RACKS, _FINISHED = Phase.PLAY, Phase.RACKS, Phase.FINISHED  # `Phase.X` goes through the enum's metaclass
 _tuple = tuple.__new__  # named tuples built straight from a tuple, in C (their `__new__` is a Python function)
+_new, _setattr = object.__new__, object.__setattr__  # a state from a changed copy of its fields (`rebuilt`, inline)
 
 
 def _expect_turn(state: State, seat: int, what: str) -> None:
@@ -473,8 +479,9 @@ def _tiles_drawn(state: State, data: Mapping[str, Any]) -> State:
     turn = state.turn
     if seat is None or type(raw) is not list or state.phase is not _PLAY or state.current != seat or turn is None:
         return _tiles_drawn_checked(state, data)
-    rack = state.racks[seat]
-    want = min(state.rack_size - len(rack.known) - rack.hidden, state.bag)
+    racks, bag = state.racks, state.bag
+    held, hidden = racks[seat]
+    want = min(state.rack_size - len(held) - hidden, bag)
     if not turn.placed or turn.refilled or not want or len(raw) != want:
         return _tiles_drawn_checked(state, data)
     bits, taken, drawn = state.tiles.bits, state.located_bits, 0
@@ -485,15 +492,17 @@ def _tiles_drawn(state: State, data: Mapping[str, Any]) -> State:
                 return _tiles_drawn_checked(state, data)
             drawn |= bit
     known = tuple(raw) if None not in raw else tuple([t for t in raw if t is not None])
-    new_rack = _tuple(Rack, (rack.known + known, rack.hidden + want - len(known)))
-    # A draw into an emptied rack is the mid-turn refill: the player may go on with a new segment.
-    new_turn = _tuple(Turn, (*turn[:-1], bool(rack.known or rack.hidden)))  # `refilled` is the last field
-    new = fields_of(state)  # `evolve`, field by field: one of the most frequent events
-    new["racks"] = _set(state.racks, seat, new_rack)
+    new_racks = list(racks)  # `_set`, inline
+    new_racks[seat] = _tuple(Rack, (held + known, hidden + want - len(known)))
+    new = state.__dict__.copy()  # `fields_of` and `rebuilt`, inline: one of the most frequent events
+    new["racks"] = tuple(new_racks)
     new["located_bits"] = taken | drawn
-    new["bag"] = state.bag - want
-    new["turn"] = new_turn
-    return rebuilt(state, new)
+    new["bag"] = bag - want
+    # A draw into an emptied rack is the mid-turn refill: the player may go on with a new segment.
+    new["turn"] = _tuple(Turn, (*turn[:-1], bool(held or hidden)))  # `refilled` is the last field
+    out = _new(State)
+    _setattr(out, "__dict__", new)
+    return out
 
 
 def _tiles_drawn_checked(state: State, data: Mapping[str, Any]) -> State:
@@ -596,12 +605,15 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
     if state.phase is not _PLAY or state.current != seat:
         _expect_turn(state, seat, what)  # refuses
     turn = state.turn or _fresh_turn(seat)
-    rack = state.racks[seat]
-    known = rack.known
-    if turn.refilled:
+    # Named tuples unpacked once: each `turn.x` is a descriptor call (3.11 does not specialise them).
+    turn_seat, placed, added, nines, new_stack, seg, points, refilled = turn
+    racks = state.racks
+    rack = racks[seat]
+    known, hidden = rack
+    if refilled:
         who = state.name(seat)
         raise IllegalEvent(f"{what}: {who} has refilled the rack, so the turn is over; record turn_ended")
-    if not known and not rack.hidden:
+    if not known and not hidden:
         who = state.name(seat)
         raise IllegalEvent(f"{what}: {who}'s rack is empty; draw a new rack (tiles_drawn) to go on, or end the turn")
     tiles = state.tiles
@@ -609,8 +621,10 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
     if type(tile) is not str or tile not in tiles.masks:
         tile = _tile(state, require(data, "tile", object, what), what)
     bits = tiles.bits
+    bit = bits[tile]
     from_hidden = tile not in known
-    if from_hidden and (rack.hidden == 0 or state.located_bits & bits[tile]):
+    located = state.located_bits
+    if from_hidden and (hidden == 0 or located & bit):
         who = state.name(seat)
         raise IllegalEvent(f"{what}: {tile} is not in {who}'s rack: it is {_where(state, tile)}")
     section = data.get("section")
@@ -618,15 +632,29 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
         section = require(data, "section", int, what)
     if not 1 <= section <= SECTIONS:
         raise IllegalEvent(f"{what}: section must be 1–9, not {section}")
-    mask = _dots_field(state, data, tile, what)
-    stack = state.tray[section - 1]
-    seg = turn.segment
+    # `_dots_field`, inline: the usual pattern in one pass, anything else checked (and refused) step by step.
+    dots = data.get("dots")
+    mask = -1
+    if type(dots) is list:
+        mask = 0
+        for p in dots:
+            if type(p) is not int or not 0 <= p <= 8:
+                mask = -1
+                break
+            mask |= 1 << p
+        # A pattern the tile can cover has its dots, so only a position listed twice is left to see.
+        if mask not in tiles.placements(state.allow_flip)[tile] or mask.bit_count() != len(dots):
+            mask = -1
+    if mask < 0:
+        mask = _dots_field_checked(state, data, tile, what)
+    tray = state.tray
+    stack = tray[section - 1]
     next_uid = state.next_uid
     layers: tuple[tuple[str, int], ...]
     placed_by: tuple[int, ...]
     if stack is None:
-        if turn.new_stack is not None:
-            where = next((i for i, s in enumerate(state.tray, 1) if s and s.uid == turn.new_stack), None)
+        if new_stack is not None:
+            where = next((i for i, s in enumerate(tray, 1) if s and s.uid == new_stack), None)
             started = f" (section {where})" if where else ""
             raise IllegalEvent(f"{what}: section {section} is empty and you already started a stack this turn{started}")
         if seg is not None:
@@ -636,63 +664,73 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
             )
         uid, stack_mask, layers, placed_by = next_uid, 0, (), ()
         next_uid += 1
+        is_new = True
     else:
         uid, stack_mask, layers, placed_by = stack
         if stack_mask == FULL:
             raise IllegalEvent(f"{what}: section {section} is full (9 dots) and takes nothing more")
         if mask & stack_mask:
             covered = positions_of(mask & stack_mask)
-            dots = ", ".join(map(str, covered))
+            listed = ", ".join(map(str, covered))
             raise IllegalEvent(
-                f"{what}: {'dots' if len(covered) > 1 else 'dot'} {dots} {'are' if len(covered) > 1 else 'is'} "
+                f"{what}: {'dots' if len(covered) > 1 else 'dot'} {listed} {'are' if len(covered) > 1 else 'is'} "
                 f"already covered in section {section}"
             )
-        if seg == "new_stack" and uid != turn.new_stack:
+        if seg == "new_stack" and uid != new_stack:
             raise IllegalEvent(
                 f"{what}: this segment started a new stack; its tiles go on that stack, "
                 f"not section {section}, until a 9 or an emptied rack"
             )
-    is_new = not layers
+        is_new = False
     grown_mask = stack_mask | mask
+    grown_dots = grown_mask.bit_count()
     layers += ((tile, mask),)
     nine = grown_mask == FULL
     cleared = nine and state.clear_full_stacks
-    located, bag = state.located_bits | bits[tile], state.bag
+    located |= bit
+    bag = state.bag
     if cleared:  # Spear edition: the full stack goes back into the bag and the section is empty again
         for t, _ in layers:
             located &= ~bits[t]
         bag += len(layers)
     if from_hidden:
-        new_rack = _tuple(Rack, (known, rack.hidden - 1))
+        hidden -= 1
     else:
         i = known.index(tile)  # a tile is in one rack slot at most
-        new_rack = _tuple(Rack, (known[:i] + known[i + 1 :], rack.hidden))
-    segment: SegmentKind | None = seg or ("new_stack" if is_new else "add_to_existing")
-    if nine or not (new_rack.known or new_rack.hidden):
-        segment = None  # a 9 or an emptied rack ends the segment; the player may continue with another
-    placement = _tuple(Placement, (seat, tile, section, mask, uid, grown_mask.bit_count(), is_new, nine, cleared))
-    added = turn.added
-    touched = uid in added
-    new_turn = _tuple(Turn, (
-        turn.seat,
-        turn.placed + (placement,),
-        added if touched else added + (uid,),
-        turn.nines | {uid} if nine else turn.nines,
-        uid if is_new else turn.new_stack,
-        segment,
-        turn.points + grown_mask.bit_count() - (stack_mask.bit_count() if touched else 0),
-        turn.refilled,
-    ))
-    grown = None if cleared else _tuple(Stack, (uid, grown_mask, layers, placed_by + (seat,)))
-    new = fields_of(state)  # `evolve`, field by field: the most frequent event
-    new["tray"] = _set(state.tray, section - 1, grown)
-    new["racks"] = _set(state.racks, seat, new_rack)
+        known = known[:i] + known[i + 1 :]
+    segment: SegmentKind | None = None  # a 9 or an emptied rack ends the segment; the player may go on with another
+    if not nine and (known or hidden):
+        segment = seg or ("new_stack" if is_new else "add_to_existing")
+    placement = _tuple(Placement, (seat, tile, section, mask, uid, grown_dots, is_new, nine, cleared))
+    if uid in added:
+        points += grown_dots - stack_mask.bit_count()
+    else:
+        added += (uid,)
+        points += grown_dots
+    new_tray = list(tray)  # `_set`, inline
+    new_tray[section - 1] = None if cleared else _tuple(Stack, (uid, grown_mask, layers, placed_by + (seat,)))
+    new_racks = list(racks)
+    new_racks[seat] = _tuple(Rack, (known, hidden))
+    new = state.__dict__.copy()  # `fields_of` and `rebuilt`, inline: the most frequent event
+    new["tray"] = tuple(new_tray)
+    new["racks"] = tuple(new_racks)
     new["located_bits"] = located
     new["bag"] = bag
-    new["turn"] = new_turn
+    new["turn"] = _tuple(Turn, (
+        turn_seat,
+        placed + (placement,),
+        added,
+        nines | {uid} if nine else nines,
+        uid if is_new else new_stack,
+        segment,
+        points,
+        refilled,
+    ))
     new["next_uid"] = next_uid
     new["last"] = placement
-    return rebuilt(state, new)
+    out = _new(State)
+    _setattr(out, "__dict__", new)
+    return out
 
 
 def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
@@ -709,27 +747,35 @@ def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
             f"{what}: {state.name(seat)} has placed no tile; a turn needs a placement (or tiles_exchanged when "
             "nothing fits)"
         )
-    rack = state.racks[seat]
-    need = min(state.rack_size - len(rack.known) - rack.hidden, state.bag)  # `refill_needed`
+    known, hidden = state.racks[seat]
+    bag = state.bag
+    need = min(state.rack_size - len(known) - hidden, bag)  # `refill_needed`
     if need:
         raise IllegalEvent(f"{what}: {state.name(seat)} must first refill the rack: draw {plural(need)}")
-    points = turn_points(state, turn)
-    totals = _add(state.totals, seat, points)
-    rounds = state.rounds[:-1] + (_add(state.rounds[-1], seat, points),)
+    points = turn.points  # `turn_points`
+    added = list(state.totals)  # `_add`, inline, for the totals and the running round
+    added[seat] += points
+    totals = tuple(added)
+    rounds = state.rounds
+    added = list(rounds[-1])
+    added[seat] += points
+    rounds = rounds[:-1] + (tuple(added),)
     if totals[seat] >= state.target_score:
         # The target is checked first: a winning turn ends the match without rack deductions.
         return evolve(
             state, totals=totals, rounds=rounds, turn=None,
             phase=_FINISHED, current=None, winners=(state.players[seat].id,),
         )
-    if not rack.known and not rack.hidden and state.bag == 0:
+    if not known and not hidden and bag == 0:
         return _end_round(evolve(state, totals=totals, rounds=rounds, turn=None), "going_out")
-    new = fields_of(state)  # `evolve`, field by field: one of the most frequent events
+    new = state.__dict__.copy()  # `fields_of` and `rebuilt`, inline: one of the most frequent events
     new["totals"] = totals
     new["rounds"] = rounds
     new["turn"] = None
     new["current"] = (seat + 1) % len(state.players)
-    return rebuilt(state, new)
+    out = _new(State)
+    _setattr(out, "__dict__", new)
+    return out
 
 
 def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
@@ -744,20 +790,33 @@ def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
         raise IllegalEvent(
             f"{what}: {state.name(seat)} has already placed this turn; an exchange replaces a whole turn"
         )
-    if _blocked(state):
-        raise IllegalEvent(f"{what}: the round is blocked (no tile in a rack or the bag fits); record round_ended")
     rack = state.racks[seat]
-    playable = can_play(state, rack) if _playable(state, rack) else None
-    if playable is not None:
-        raise IllegalEvent(f"{what}: {state.name(seat)} can play ({playable}), so may not exchange")
+    # `_blocked`, then `_playable`, inline: one look at the tray's facts (an empty section: not blocked, playable).
+    playable = True
+    if None not in state.tray:
+        fits, on_tray = _tray_facts(state)
+        if not fits & ~on_tray:
+            raise IllegalEvent(f"{what}: the round is blocked (no tile in a rack or the bag fits); record round_ended")
+        bits = state.tiles.bits
+        playable = False
+        for tile in rack.known:
+            if fits & bits[tile]:
+                playable = True
+                break
+    if playable:
+        why = can_play(state, rack)
+        if why is not None:
+            raise IllegalEvent(f"{what}: {state.name(seat)} can play ({why}), so may not exchange")
     exchanged = _known_exchange(state, rack, data)
     if exchanged is not None:  # the usual exchange, checked in one pass
         exchanged_rack, returned_bits, drawn_bits = exchanged
-        new = fields_of(state)  # `evolve`, field by field: one of the most frequent events
+        new = state.__dict__.copy()  # `fields_of` and `rebuilt`, inline: one of the most frequent events
         new["racks"] = _set(state.racks, seat, exchanged_rack)
         new["located_bits"] = (state.located_bits & ~returned_bits) | drawn_bits
         new["current"] = (seat + 1) % len(state.players)
-        return rebuilt(state, new)
+        out = _new(State)
+        _setattr(out, "__dict__", new)
+        return out
     returned = _tile_list(state, data, "returned", what)
     drawn = _tile_list(state, data, "drawn", what)
     if not returned:
@@ -786,11 +845,13 @@ def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
     gained = tuple([t for t in drawn if t is not None])
     kept = tuple([t for t in known if not bits[t] & back])
     new_rack = _tuple(Rack, (kept + gained, rack.hidden - from_hidden + len(drawn) - len(gained)))
-    new = fields_of(state)  # `evolve`, field by field: one of the most frequent events
+    new = state.__dict__.copy()  # `fields_of` and `rebuilt`, inline: one of the most frequent events
     new["racks"] = _set(state.racks, seat, new_rack)
     new["located_bits"] = (located & ~back) | gained_bits
     new["current"] = (seat + 1) % len(state.players)
-    return rebuilt(state, new)
+    out = _new(State)
+    _setattr(out, "__dict__", new)
+    return out
 
 
 def _known_exchange(state: State, rack: Rack, data: Mapping[str, Any]) -> tuple[Rack, int, int] | None:

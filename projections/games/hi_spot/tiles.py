@@ -100,6 +100,10 @@ class TileSet:
         """The tiles of a bit set made with `bits`."""
         return frozenset(t for t, bit in self.bits.items() if bits & bit)
 
+    def fitting_bits_memo(self, allow_flip: bool) -> dict[int, int]:
+        """The `fitting_bits` found so far, by stack pattern (a look-up without a call, for a loop over a tray)."""
+        return self._fitting_bits[allow_flip]
+
     def fitting_bits(self, stack_mask: int, allow_flip: bool) -> int:
         """`fitting`, as a bit set of `bits`."""
         memo = self._fitting_bits[allow_flip]
