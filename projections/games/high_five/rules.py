@@ -92,7 +92,9 @@ class State:
     target_score: int
     leader: int  # seat leading every hand
     totals: tuple[int, ...]  # match score per seat
-    phase: Phase = Phase.BEFORE_GAME
+    # A factory, not a default: a default is also a class attribute, and CPython 3.11 does not specialise an
+    # attribute read (`state.phase`, asked on every event) that a class attribute of a mutable type shadows.
+    phase: Phase = field(default_factory=lambda: Phase.BEFORE_GAME)
     rounds: tuple[tuple[int, ...], ...] = ()  # points per seat for each game, the running one last
     game: int = 0  # games started so far
     layout: tuple[str, ...] = ()
@@ -421,14 +423,14 @@ def tile_played(state: State, data: Mapping[str, Any]) -> State:
     capture = data.get("capture")
     hands = state.hands
     hand = hands[seat]
-    known = hand.known
+    known, hidden = hand
     if tile in known:
         i = known.index(tile)  # tiles of a set are unique: it is there once
-        new_hand = _tuple(Hand, (known[:i] + known[i + 1 :], hand.hidden))
+        new_hand = _tuple(Hand, (known[:i] + known[i + 1 :], hidden))
     elif state.seen_bits & _BIT[tile]:
         raise IllegalEvent(f"{state.name(seat)} cannot play {tile}: it is {_where(state, tile)}")
-    elif hand.hidden:
-        new_hand = _tuple(Hand, (known, hand.hidden - 1))
+    elif hidden:
+        new_hand = _tuple(Hand, (known, hidden - 1))
     else:
         raise IllegalEvent(f"{state.name(seat)} does not hold {tile}; the hand is {_hand_text(hand)}")
     layout = state.layout
@@ -440,9 +442,11 @@ def tile_played(state: State, data: Mapping[str, Any]) -> State:
             raise IllegalEvent(_no_match(tile, capture))
     plays = state.plays + 1
     nxt = seat + 1 if seat + 1 < len(hands) else 0
-    hands = _set_seat(hands, seat, new_hand)
-    nh = hands[nxt]
-    to_play = nxt if nh.known or nh.hidden else None
+    changed = list(hands)  # `_set_seat`, inline
+    changed[seat] = new_hand
+    hands = tuple(changed)
+    nxt_known, nxt_hidden = hands[nxt]
+    to_play = nxt if nxt_known or nxt_hidden else None
     if capture is not None:
         # Pairs that needed the captured tile are gone with it.
         missed = state.missed
@@ -454,7 +458,7 @@ def tile_played(state: State, data: Mapping[str, Any]) -> State:
         last_round = rounds[-1]
         winner = seat if total >= state.target_score else None
         i = layout.index(capture)
-        new = fields_of(state)  # `evolve`, field by field: the most frequent event
+        new = state.__dict__.copy()  # `fields_of` and `rebuilt`, inline: the most frequent event
         new["phase"] = (
             _FINISHED if winner is not None else _PLAYING if to_play is not None else _between_plays(state.last_hand)
         )
@@ -466,18 +470,26 @@ def tile_played(state: State, data: Mapping[str, Any]) -> State:
         new["last_play"] = _tuple(LastPlay, (seat, tile, capture))
         new["layout"] = layout[:i] + layout[i + 1 :]
         new["missed"] = missed
-        new["piles"] = _set_seat(state.piles, seat, state.piles[seat] + (capture, tile))
-        new["totals"] = _set_seat(state.totals, seat, total)
-        new["rounds"] = rounds[:-1] + (_set_seat(last_round, seat, last_round[seat] + points),)
+        piles = list(state.piles)  # `_set_seat`, inline, for the piles, the totals and the running game
+        piles[seat] += (capture, tile)
+        new["piles"] = tuple(piles)
+        seat_totals = list(state.totals)
+        seat_totals[seat] = total
+        new["totals"] = tuple(seat_totals)
+        row = list(last_round)
+        row[seat] += points
+        new["rounds"] = rounds[:-1] + (tuple(row),)
         new["winner"] = winner
-        return rebuilt(state, new)
+        out = _new(State)
+        _setattr(out, "__dict__", new)
+        return out
     # A tile left beside a layout tile it matches is a missed capture: a claimable pair with each.
     matching = _MATCHING[tile]
     missed = state.missed
     for t in layout:
         if t in matching:
             missed += (_tuple(MissedPair, (tile, t, seat, plays)),)
-    new = fields_of(state)
+    new = state.__dict__.copy()  # `fields_of` and `rebuilt`, inline: the most frequent event
     new["phase"] = (
         _FINISHED if state.winner is not None else _PLAYING if to_play is not None else _between_plays(state.last_hand)
     )
@@ -489,7 +501,9 @@ def tile_played(state: State, data: Mapping[str, Any]) -> State:
     new["last_play"] = _tuple(LastPlay, (seat, tile, None))
     new["layout"] = (*layout, tile)
     new["missed"] = missed
-    return rebuilt(state, new)
+    out = _new(State)
+    _setattr(out, "__dict__", new)
+    return out
 
 
 # Named tuples built straight from a tuple, in C (their generated `__new__` is a Python function).
@@ -497,6 +511,7 @@ _tuple = tuple.__new__
 # For each tile, the tiles it matches (an end in common), itself included.
 _MATCHING: dict[str, frozenset[str]] = {t: frozenset(u for u in hf.TILES if hf.matches(t, u)) for t in hf.TILES}
 _FINISHED, _PLAYING = Phase.FINISHED, Phase.PLAYING
+_new, _setattr = object.__new__, object.__setattr__  # a state from a changed copy of its fields (`rebuilt`, inline)
 
 
 def _check_can_play(state: State, seat: int) -> None:
