@@ -32,7 +32,7 @@ from projections.games.hats_off.board import (
     Place,
 )
 from projections.options import Option, Player, is_int, parse_options, parse_players, positive_int, require
-from projections.persistent import evolve, fields_of, rebuilt, unshared
+from projections.persistent import evolve, unshared
 from projections.protocol import Handler, ScoreSheet
 
 NAME = "hats-off"
@@ -54,7 +54,9 @@ class Phase(StrEnum):
 class State:
     players: tuple[Player, ...]
     target: int
-    phase: Phase = Phase.BETWEEN_ROUNDS
+    # A factory, not a default: a default is also a class attribute, and CPython 3.11 does not specialise an
+    # attribute read (`state.phase`, asked on every event) that a class attribute of a mutable type shadows.
+    phase: Phase = field(default_factory=lambda: Phase.BETWEEN_ROUNDS)
     round: int = 0  # the running round, or the last one played
     caller: str | None = None  # who called READY-SET-GO for `round`
     called: tuple[str, ...] = ()  # who called HATS OFF this round, seat order
@@ -78,6 +80,7 @@ class State:
 
 _IN_ROUND, _FINISHED = Phase.IN_ROUND, Phase.FINISHED  # `Phase.X` is looked up through the enum's metaclass
 _tuple = tuple.__new__  # named tuples built straight from a tuple, in C (their `__new__` is a Python function)
+_new, _setattr = object.__new__, object.__setattr__  # a state from a changed copy of its fields (`rebuilt`, inline)
 
 
 def board_of(state: State) -> Board:
@@ -388,11 +391,13 @@ def hat_launched(state: State, data: Mapping[str, Any]) -> State:
     elif place == InHat(hid):
         raise IllegalEvent(f"{hat_name(state, hid)} cannot be nested inside itself")
     board = board.with_launch(hid, _tuple(Landing, (place, counts, in_flight)))
-    new = fields_of(state)  # `evolve`, field by field: the most frequent event
+    new = state.__dict__.copy()  # `fields_of` and `rebuilt`, inline: the most frequent event
     new["hats"] = board.hats
     new["last"] = (what, hid, place, counts)
     new["_board"] = board
-    return rebuilt(state, new)
+    out = _new(State)
+    _setattr(out, "__dict__", new)
+    return out
 
 
 def hats_off_called(state: State, data: Mapping[str, Any]) -> State:
