@@ -86,8 +86,10 @@ def serve(
         bool, typer.Option(help="Make a new local recorder token and revoke the old one (implies --print-token)")
     ] = False,
     workers: Annotated[
-        int, typer.Option(min=1, max=64, help="Worker processes answering requests (about one per core; "
-                                              "not for a SQLite database in memory)")
+        int, typer.Option(min=1, max=64, help="Worker processes answering requests. On SQLite one serves best "
+                                              "(a process's appenders take turns; across processes they wait in "
+                                              "SQLite's busy handler); with PostgreSQL, about one per core to spare. "
+                                              "Not for a SQLite database in memory")
     ] = 1,
 ) -> None:
     """Upgrade the schema to head, then serve the API (and the dashboard) on one port."""
