@@ -97,6 +97,9 @@ class AppendStatements:
         # Without the status when it stays: SQLite rewrites an index's entry for every column SET, changed or not
         # (two more pages an append, for the indexes on status).
         self._move_head = f"UPDATE matches SET last_seq = {mark}, updated_at = {mark} WHERE id = {mark}"
+        # `one_trip`'s check: no row moved (the match is elsewhere, or gone) divides by zero, which ends the query.
+        self._moved_from = (f"WITH moved AS ({self._move_head} AND last_seq = {mark} RETURNING 1) "
+                            "SELECT 1 / count(*) FROM moved")
         # PostgreSQL's append: the position read by the INSERT itself, under the positions' lock (`_script`).
         columns = [c for c in EVENT_COLUMNS if c != "position"]
         self._insert_next = (f"INSERT INTO events ({', '.join(EVENT_COLUMNS)}) VALUES ({mark}, {mark}, "
@@ -198,6 +201,33 @@ class AppendStatements:
                 cur.execute(NOTIFY, (match_id,))
         except self._driver_error as e:
             raise DBAPIError.instance(self._insert, events, e, self._driver_error) from e
+
+    def one_trip(self, driver: Any, rows: Sequence[Sequence[Any]], match_id: str, expected_seq: int, last_seq: int,
+                 updated_at: Any) -> bool:
+        """PostgreSQL: a whole append in one round trip, when its writer already knows the match's head (its
+        cached fold): the match row moved from `expected_seq` to `last_seq` only if it is still at `expected_seq`
+        (its row lock taken, as `head` takes it), then the positions' lock, the rows (`write`'s, data as stored
+        text) and the notification, sent as one simple query that PostgreSQL runs as one transaction. False, and
+        nothing stored, when the match is not at `expected_seq` or a row breaks a unique index (an event_id
+        stored before): the caller then appends the careful way, which words the answer. `driver`: a psycopg
+        connection in autocommit mode (no BEGIN sent before the query)."""
+        from psycopg import ClientCursor
+        from psycopg.errors import DivisionByZero, UniqueViolation
+
+        params: list[Any] = [*_bound(self._head_processors, (last_seq, updated_at, match_id)), expected_seq]
+        for row in rows:
+            params.extend(_bound(self._text_processors_but_position, row))
+        params.append(match_id)
+        script = "; ".join([self._moved_from, "LOCK TABLE events IN EXCLUSIVE MODE", *[self._insert_next] * len(rows),
+                            NOTIFY])
+        try:
+            with ClientCursor(driver) as client:
+                client.execute(script, params)
+        except (DivisionByZero, UniqueViolation):
+            return False
+        except self._driver_error as e:
+            raise DBAPIError.instance(script, params, e, self._driver_error) from e
+        return True
 
     def _script(self, cur: Any, rows: Sequence[Sequence[Any]], update: str, match: tuple[Any, ...], commit: bool,
                 texts: bool = False) -> None:

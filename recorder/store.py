@@ -243,6 +243,9 @@ class EventStore:
     def _append(
         self, match_id: str, events: Sequence[NewEvent], expected_seq: int, recorded_by: str
     ) -> tuple[list[dict[str, Any]], Fold[Any]]:
+        quick = self._appended_in_one_trip(match_id, events, expected_seq, recorded_by)
+        if quick is not None:
+            return quick
         # A Core connection and the driver's cursor (recorder.append_sql): no ORM session on the hot path.
         with self._turns.transaction() as conn:
             cur = self._sql.cursor(conn)
@@ -283,6 +286,50 @@ class EventStore:
                 events, fold = dealing.reveal(fold, list(events))
             envelopes, texts = chained(events, match.last_seq + 1, stored.head, recorded_by)
             self._insert(conn, match, fold, envelopes, [e.event_id for e in events], cur, last=True, texts=texts)
+        self._publish(match_id, StoredFold(fold, envelopes[-1]["hash"], fold.seq))
+        return envelopes, fold
+
+    def _appended_in_one_trip(
+        self, match_id: str, events: Sequence[NewEvent], expected_seq: int, recorded_by: str
+    ) -> tuple[list[dict[str, Any]], Fold[Any]] | None:
+        """PostgreSQL: the append in one round trip (`AppendStatements.one_trip`), when the match's fold up to
+        `expected_seq` is cached and the events are legal in it, and the append writes nothing but rows and the
+        head (no snapshot due, the match goes on, no committed bag). None when it does not apply or the database
+        finds the match elsewhere: the careful way (`_append`) then decides, and words every refusal and
+        conflict, from the match as stored, so a stale cache never answers for it."""
+        if self._sql.sqlite or not is_match_id(match_id):
+            return None
+        stored = self._cache.get(match_id)
+        if stored is None or stored.upto != expected_seq or stored.fold is None or stored.broken is not None:
+            return None
+        fold = stored.fold
+        if committed(fold):
+            return None
+        try:
+            for seq, e in enumerate(events, start=expected_seq + 1):
+                if unknown_field_problem(fold.game, e.type, e.data) is not None:
+                    return None
+                fold = fold.apply(Event(seq, e.type, e.data))
+        except IllegalEvent:
+            return None
+        every = self._snapshot_every
+        if (fold.game is None or fold.game.is_finished(fold.state)
+                or (every > 0 and any(seq % every == 0 for seq in range(expected_seq + 1, fold.seq + 1)))):
+            return None
+        envelopes, texts = chained(events, expected_seq + 1, stored.head, recorded_by)
+        rows = _event_rows(match_id, envelopes, [e.event_id for e in events], texts)
+        raw = self.engine.raw_connection()
+        try:
+            driver = raw.driver_connection
+            driver.autocommit = True  # type: ignore[union-attr]
+            try:
+                if not self._sql.one_trip(driver, rows, match_id, expected_seq, fold.seq, utcnow()):
+                    return None
+            finally:
+                if not driver.closed:  # type: ignore[union-attr]
+                    driver.autocommit = False  # type: ignore[union-attr]
+        finally:
+            raw.close()
         self._publish(match_id, StoredFold(fold, envelopes[-1]["hash"], fold.seq))
         return envelopes, fold
 
@@ -451,14 +498,7 @@ class EventStore:
         writes it (recorder.logfile.chained), stored as it is."""
         sql = self._sql
         cur = cur if cur is not None else sql.cursor(conn)
-        times: dict[str, datetime] = {}  # an append's or an import's rows mostly share one time: parsed once
-        datas = texts if texts is not None else [env["data"] for env in envelopes]
-        rows = [
-            (head.id, env["seq"], env["type"], data, times.get(env["recorded_at"])
-             or times.setdefault(env["recorded_at"], parse_time(env["recorded_at"])), env["recorded_by"],
-             env["prev_hash"], env["hash"], event_id)
-            for env, data, event_id in zip(envelopes, datas, event_ids, strict=True)
-        ]
+        rows = _event_rows(head.id, envelopes, event_ids, texts)
         # The whole score sheet only once the match is over (its winners): building it costs more, on a long
         # Hats Off match, than the rest of an append's own work.
         finished = fold.game is not None and fold.game.is_finished(fold.state)
@@ -939,6 +979,19 @@ def _restore_tokens(s: Session, tokens: Sequence[dict[str, Any]]) -> int:
 
 def _first_line(e: Exception) -> str:
     return str(getattr(e, "orig", e)).splitlines()[0][:200]
+
+
+def _event_rows(match_id: str, envelopes: Sequence[dict[str, Any]], event_ids: Sequence[str | None],
+                texts: Sequence[str] | None) -> list[tuple[Any, ...]]:
+    """The values of `AppendStatements.write`'s rows (recorder/append_sql.py) for the envelopes."""
+    times: dict[str, datetime] = {}  # an append's or an import's rows mostly share one time: parsed once
+    datas = texts if texts is not None else [env["data"] for env in envelopes]
+    return [
+        (match_id, env["seq"], env["type"], data, times.get(env["recorded_at"])
+         or times.setdefault(env["recorded_at"], parse_time(env["recorded_at"])), env["recorded_by"],
+         env["prev_hash"], env["hash"], event_id)
+        for env, data, event_id in zip(envelopes, datas, event_ids, strict=True)
+    ]
 
 
 def _import_row(match_id: str, source: ImportSource, first_seq: int, last_seq: int) -> ImportRecord:

@@ -1,0 +1,119 @@
+"""PostgreSQL's one-round-trip append (`EventStore._appended_in_one_trip`, `AppendStatements.one_trip`): taken
+when the writer's cached fold is at the match's head, and never the one to answer a conflict, a refusal or a
+retry from a stale cache. The same answers on SQLite, which always appends the careful way."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.engine import Engine
+
+from recorder.append_sql import AppendStatements
+from recorder.errors import Conflict, Refused
+from recorder.store import EventStore, NewEvent
+from tests.logs import START, launch, round_start
+
+
+def new(e: dict[str, Any], event_id: str | None = None) -> NewEvent:
+    return NewEvent(e["type"], e["data"], event_id)
+
+
+@pytest.fixture
+def trips(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """What each one-trip attempt answered (True: stored)."""
+    seen: list[bool] = []
+    real = AppendStatements.one_trip
+
+    def counted(self: AppendStatements, *args: Any) -> bool:
+        seen.append(real(self, *args))
+        return seen[-1]
+
+    monkeypatch.setattr(AppendStatements, "one_trip", counted)
+    return seen
+
+
+def _started(store: EventStore) -> str:
+    match_id = store.create_match(dict(START), "desk")["match_id"]
+    store.append(match_id, [new(round_start())], 1, "desk")
+    return match_id
+
+
+def _positions(engine: Engine) -> list[int]:
+    with engine.connect() as conn:
+        return [int(p) for p in conn.execute(text("SELECT position FROM events ORDER BY position")).scalars()]
+
+
+def test_a_warm_append_is_stored_chained_numbered_and_verified(engine: Engine, trips: list[bool]) -> None:
+    store = EventStore(engine)
+    match_id = _started(store)
+    stored, replayed = store.append(match_id, [new(launch("ann", 1, 5)), new(launch("bo", 2, 3))], 2, "desk")
+    assert not replayed and [e["seq"] for e in stored] == [3, 4]
+    assert trips == ([] if engine.dialect.name == "sqlite" else [True, True])  # round_started, then the pair
+    assert store.events(match_id)[2:] == stored
+    assert store.verify(match_id).ok
+    assert store.summary(match_id)["seq"] == 4 and store.summary(match_id)["status"] == "in_progress"
+    assert _positions(engine) == [1, 2, 3, 4]
+    # A fresh store (nothing cached) folds the same match from the database and goes on from it.
+    again = EventStore(engine)
+    assert again.append(match_id, [new(launch("ann", 2, 4))], 4, "desk")[0][0]["prev_hash"] == stored[-1]["hash"]
+
+
+def test_a_stale_cache_is_answered_from_the_database_not_from_itself(engine: Engine, trips: list[bool]) -> None:
+    """Another writer (a second server) moved the match on: this writer's cache still says seq 2."""
+    mine, other = EventStore(engine), EventStore(engine)
+    match_id = _started(mine)
+    other.append(match_id, [new(launch("ann", 1, 5))], 2, "other")
+    # Legal in the cached state: the database's head refuses it, and the answer is the conflict.
+    with pytest.raises(Conflict) as exc:
+        mine.append(match_id, [new(launch("bo", 1, 5))], 2, "desk")
+    assert exc.value.extra["current_seq"] == 3
+    # An illegal event (there is no hat 9) at the stale seq: still the conflict, never a refusal.
+    with pytest.raises(Conflict):
+        mine.append(match_id, [new(launch("ann", 9, 5))], 2, "desk")
+    assert len(mine.events(match_id)) == 3
+    # round_started went in one trip; the stale try came back unstored; the illegal one never tried.
+    assert trips == ([] if engine.dialect.name == "sqlite" else [True, False])
+    # At the current seq it appends, on the fold topped up from the database.
+    assert mine.append(match_id, [new(launch("bo", 1, 5))], 3, "desk")[0][0]["seq"] == 4
+    assert _positions(engine) == [1, 2, 3, 4]
+
+
+def test_a_refusal_is_worded_and_stores_nothing(engine: Engine, trips: list[bool]) -> None:
+    store = EventStore(engine)
+    match_id = _started(store)
+    with pytest.raises(Refused):
+        store.append(match_id, [new(launch("ann", 1, 5)), new(launch("ann", 9, 5))], 2, "desk")
+    assert len(store.events(match_id)) == 2 and store.summary(match_id)["seq"] == 2
+    assert _positions(engine) == [1, 2]
+
+
+def test_a_retry_after_a_one_trip_append_is_a_replay_and_a_reused_id_a_conflict(
+        engine: Engine, trips: list[bool]) -> None:
+    store = EventStore(engine)
+    match_id = _started(store)
+    batch = [new(launch("ann", 1, 5), "tablet:1")]
+    first, _ = store.append(match_id, batch, 2, "desk")
+    again, replayed = store.append(match_id, batch, 2, "desk")
+    assert replayed and again == first
+    other = _started(store)  # the same event_id sent to another match: not a retry of it
+    with pytest.raises(Conflict, match="tablet:1"):
+        store.append(other, [new(launch("ann", 1, 5), "tablet:1")], 2, "desk")
+    assert len(store.events(other)) == 2
+    assert _positions(engine) == [1, 2, 3, 4, 5]
+    # The reused id reached the database in one trip, whose unique index refused it (nothing stored).
+    assert trips == ([] if engine.dialect.name == "sqlite" else [True, True, True, False])
+
+
+def test_a_retry_that_reaches_a_server_whose_cache_is_behind_is_answered_as_a_replay(
+        engine: Engine, trips: list[bool]) -> None:
+    """The one trip finds the match moved on; the careful way finds the retry and answers it."""
+    mine, other = EventStore(engine), EventStore(engine)
+    match_id = _started(mine)
+    batch = [new(launch("ann", 1, 5), "tablet:2")]
+    first, _ = other.append(match_id, batch, 2, "other")  # stored through the other server
+    again, replayed = mine.append(match_id, batch, 2, "desk")  # the client's retry reaches this one
+    assert replayed and again == first
+    assert len(mine.events(match_id)) == 3
+    assert trips == ([] if engine.dialect.name == "sqlite" else [True, False])
