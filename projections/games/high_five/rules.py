@@ -80,12 +80,6 @@ class MissedPair(NamedTuple):
         return hf.value(self.played) + hf.value(self.partner)
 
 
-class LastPlay(NamedTuple):
-    seat: int
-    tile: str
-    capture: str | None
-
-
 @dataclass(frozen=True)
 class State:
     players: tuple[Player, ...]
@@ -108,7 +102,9 @@ class State:
     claimer_after_play: int | None = None  # the seat that just played and may still claim
     plays: int = 0
     missed: tuple[MissedPair, ...] = ()
-    last_play: LastPlay | None = None
+    # (seat, tile, capture) of the last play: a plain tuple, which the cyclic collector stops tracking at its
+    # first pass (it tracks a named tuple for good); one is kept per play.
+    last_play: tuple[int, str, str | None] | None = None
     winner: int | None = None
     # Each player's seat by id: a handler's first look-up, one dict probe instead of a walk of `players`.
     seats: Mapping[str, int] = field(default_factory=dict, compare=False, repr=False)
@@ -467,7 +463,7 @@ def tile_played(state: State, data: Mapping[str, Any]) -> State:
         new["plays"] = plays
         new["to_play"] = to_play
         new["claimer_after_play"] = seat
-        new["last_play"] = _tuple(LastPlay, (seat, tile, capture))
+        new["last_play"] = (seat, tile, capture)
         new["layout"] = layout[:i] + layout[i + 1 :]
         new["missed"] = missed
         piles = list(state.piles)  # `_set_seat`, inline, for the piles, the totals and the running game
@@ -498,7 +494,7 @@ def tile_played(state: State, data: Mapping[str, Any]) -> State:
     new["plays"] = plays
     new["to_play"] = to_play
     new["claimer_after_play"] = seat
-    new["last_play"] = _tuple(LastPlay, (seat, tile, None))
+    new["last_play"] = (seat, tile, None)
     new["layout"] = (*layout, tile)
     new["missed"] = missed
     out = _new(State)

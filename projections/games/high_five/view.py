@@ -11,6 +11,13 @@ from projections.games.high_five.rules import NAME, State, is_finished
 from projections.protocol import Annotation, Mark
 
 
+def _last_play_json(ids: list[str], last: tuple[int, str, str | None] | None) -> dict[str, Any] | None:
+    if last is None:
+        return None
+    seat, tile, capture = last
+    return {"player": ids[seat], "tile": tile, "capture": capture}
+
+
 def to_json(state: State) -> dict[str, Any]:
     ids = [p.id for p in state.players]
     finished = is_finished(state)
@@ -44,11 +51,7 @@ def to_json(state: State) -> dict[str, Any]:
             }
             for i, p in enumerate(state.players)
         ],
-        "last_play": (
-            {"player": ids[state.last_play.seat], "tile": state.last_play.tile, "capture": state.last_play.capture}
-            if state.last_play
-            else None
-        ),
+        "last_play": _last_play_json(ids, state.last_play),
         "rounds": [dict(zip(ids, r, strict=True)) for r in state.rounds],
         "finished": finished,
         "winners": [ids[state.winner]] if state.winner is not None else [],
