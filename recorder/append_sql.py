@@ -12,9 +12,8 @@ rarely (snapshots, the match list's version) stay Core statements in `recorder.s
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.exc import DBAPIError
@@ -35,9 +34,9 @@ SCRIPT_ROWS = 100  # PostgreSQL: up to this many rows (an append) are written in
 NOTIFY = "SELECT pg_notify('scorebook_events', %s)"
 
 
-@dataclass(frozen=True)
-class Head:
-    """A match row's head, as an append reads it under the row's lock."""
+class Head(NamedTuple):
+    """A match row's head, as an append reads it under the row's lock. (A named tuple: built in C, once an
+    append.)"""
 
     id: str
     last_seq: int
