@@ -17,6 +17,7 @@ import json
 import re
 from collections.abc import Callable, Iterable, Sequence
 from hashlib import sha256
+from operator import attrgetter
 from typing import Any, cast
 from weakref import WeakKeyDictionary
 
@@ -38,6 +39,7 @@ _SELECT_SPELLED = ("SELECT match_id, seq, type, CAST(data AS TEXT), "
                    """to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), """
                    "recorded_by, prev_hash, hash FROM events WHERE ")
 _UNREAD = object()
+_SEQ = attrgetter("seq")
 # A string's JSON spelling in the hash chain (`logfile.stored_event_hash`'s encoder: text as is, not escaped).
 _ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
 # How SQLite's DATETIME column spells a time (SQLAlchemy's storage format): its canonical spelling in the hash
@@ -173,12 +175,15 @@ def rows_by_match(conn: Connection, match_ids: Iterable[str]) -> dict[str, list[
     if not ids:
         return out
     reader = _reader(conn.dialect)
-    for row in reader.rows(conn, f"match_id IN ({', '.join([reader.mark] * len(ids))}) ORDER BY match_id, seq",
-                           ids):
+    # Not sorted by the database: PostgreSQL sorted the rows by match_id in its collation, and the sort was two
+    # thirds of the query's work; each match's rows are put in seq order here (already in it, mostly: a check).
+    for row in reader.rows(conn, f"match_id IN ({', '.join([reader.mark] * len(ids))})", ids):
         rows = out.get(row.match_id)
         if rows is None:
             rows = out[row.match_id] = []
         rows.append(row)
+    for rows in out.values():
+        rows.sort(key=_SEQ)
     return out
 
 

@@ -18,6 +18,7 @@ from sqlalchemy import text
 from projections.registry import GAME_NAMES, get_game
 from projections.stats import fingerprint
 from projections.timeline import fold_dicts
+from recorder.append_only import drop_triggers
 from recorder.event_rows import EventRow, link_texts, match_rows, rows_by_match
 from recorder.facade import Scorebook
 from recorder.inputs import data_problem
@@ -162,6 +163,28 @@ def test_a_whole_match_is_linked_at_once_up_to_its_first_changed_row(scorebook: 
     link_texts(rows, GENESIS)
     assert [r.canonical for r in rows] == [True, True, False, False, False]
     assert rows[2].linked_data(rows[1].hash) is None and rows[3].linked_data(rows[2].hash) is not None
+
+
+def test_a_matchs_rows_are_read_in_seq_order_however_the_table_holds_them(scorebook: Scorebook) -> None:
+    """`rows_by_match` does not ask the database to sort: rows stored out of seq order (here the match's rows
+    written again newest first) still come in seq order, and still link."""
+    match_id = five_events(scorebook)
+    columns = "match_id, seq, position, type, data, recorded_at, recorded_by, prev_hash, hash, event_id"
+    with scorebook.engine.begin() as conn:
+        drop_triggers(conn)
+        conn.execute(text(f"CREATE TEMPORARY TABLE kept AS SELECT {columns} FROM events WHERE match_id = :m"),
+                     {"m": match_id})
+        conn.execute(text("DELETE FROM events WHERE match_id = :m"), {"m": match_id})
+        for seq in (5, 4, 3, 2, 1):  # one statement a row: each stored after the one before it
+            conn.execute(text(f"INSERT INTO events ({columns}) SELECT {columns} FROM kept WHERE seq = :s"), {"s": seq})
+        conn.execute(text("DROP TABLE kept"))
+    with scorebook.engine.connect() as conn:
+        if conn.dialect.name == "postgresql":  # read in the table's order (a few rows go by the index otherwise)
+            conn.execute(text("SET LOCAL enable_indexscan = off"))
+        rows = rows_by_match(conn, [match_id, "no such match"])
+    assert list(rows) == [match_id] and [r.seq for r in rows[match_id]] == [1, 2, 3, 4, 5]
+    link_texts(rows[match_id], GENESIS)
+    assert all(r.canonical for r in rows[match_id])
 
 
 def test_a_time_is_hashed_as_its_column_reads_it(scorebook: Scorebook) -> None:
