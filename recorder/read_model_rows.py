@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import and_, bindparam, delete, insert, select
+from sqlalchemy import JSON, and_, bindparam, delete, insert, select
 from sqlalchemy.engine import Connection
 
 from projections.stats import FACTS_VERSION, match_date, match_facts
@@ -31,6 +32,8 @@ SNAPSHOT_TABLE = MatchSnapshot.__table__  # type: ignore[attr-defined]
 # A match's snapshots up to the last seq read (those written meanwhile from later seqs stay).
 _DELETE_SNAPSHOTS = delete(SNAPSHOT_TABLE).where(
     and_(SNAPSHOT_TABLE.c.match_id == bindparam("match"), SNAPSHOT_TABLE.c.seq <= bindparam("upto")))
+_DELETE_SNAPSHOTS_PG = ("DELETE FROM snapshots USING unnest(%s::text[], %s::int[]) AS read(match_id, upto) "
+                        "WHERE snapshots.match_id = read.match_id AND snapshots.seq <= read.upto")
 
 
 @dataclass(frozen=True)
@@ -140,11 +143,32 @@ def write(conn: Connection, batch: Sequence[Projected], plan: Plan) -> None:
             conn.execute(delete(FACTS_TABLE).where(FACTS_TABLE.c.match_id.in_([p.match_id for p in replaced])))
         made = [p.facts for p in replaced if p.facts is not None]
         if made:
-            conn.execute(insert(FACTS_TABLE), made)
+            _insert(conn, FACTS_TABLE, made)
     if plan.every > 0 and plan.snapshot_key is not None and batch:
-        # One statement for the batch, run for each match (a statement built and compiled per match cost
-        # more than the rest of the batch's writing).
-        conn.execute(_DELETE_SNAPSHOTS, [{"match": p.match_id, "upto": p.upto} for p in batch])
+        if conn.dialect.name == "postgresql":  # one statement for the batch, its matches and seqs as two arrays
+            conn.exec_driver_sql(_DELETE_SNAPSHOTS_PG, ([p.match_id for p in batch], [p.upto for p in batch]))
+        else:
+            # One statement for the batch, run for each match (a statement built and compiled per match cost
+            # more than the rest of the batch's writing).
+            conn.execute(_DELETE_SNAPSHOTS, [{"match": p.match_id, "upto": p.upto} for p in batch])
         made_snapshots = [row for p in batch for row in p.snapshots]
         if made_snapshots:
-            conn.execute(insert(SNAPSHOT_TABLE), made_snapshots)
+            _insert(conn, SNAPSHOT_TABLE, made_snapshots)
+
+
+def _insert(conn: Connection, table: Any, rows: list[dict[str, Any]]) -> None:
+    """Insert `rows` (column values, every row the same columns): on PostgreSQL by COPY, which costs the server
+    and this process about half what the statements did; JSON columns get the text their type would write."""
+    if conn.dialect.name != "postgresql":
+        conn.execute(insert(table), rows)
+        return
+    columns = list(rows[0])
+    as_json = [isinstance(table.c[c].type, JSON) for c in columns]
+    dumps = conn.dialect._json_serializer or json.dumps  # type: ignore[attr-defined]
+    cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+    try:
+        with cursor.copy(f"COPY {table.name} ({', '.join(columns)}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row([dumps(v) if j else v for v, j in zip(row.values(), as_json, strict=True)])
+    finally:
+        cursor.close()

@@ -144,3 +144,37 @@ def test_rebuild_of_one_read_model_leaves_the_other(sb: Scorebook) -> None:
         conn.execute(text("DELETE FROM snapshots"))
     sb.rebuild("snapshots")
     assert snapshot_rows(sb) and facts_rows(sb) == facts
+
+
+def test_rows_are_written_as_they_were_made(sb: Scorebook) -> None:
+    """The writer's rows read back exactly (PostgreSQL writes them by COPY, whose text format escapes tabs,
+    newlines and backslashes; the JSON column gets the text its type would write)."""
+    from datetime import datetime, timezone
+
+    from sqlalchemy import select
+
+    from recorder.read_model_rows import SNAPSHOT_TABLE, Plan
+    from recorder.readable import dumps_strictly
+
+    (match_id, *_) = club(sb, per_game=1)
+    odd = 'tab\there\nnewline \\ backslash "quoted" é 😀 \\N'
+    facts = {"match_id": match_id, "game": "hats-off", "finished": True, "date": "2026-12-02", "seq": 10**6,
+             "version": 99, "facts": {"note": odd, odd: [1.5, None, -(2**53)], "empty": {}}}
+    payload = bytes(range(256)) + b"\\\n\t\x00"
+    at = datetime(2026, 12, 2, 8, 0, 0, 123456, tzinfo=timezone.utc)
+    snapshot = {"match_id": match_id, "seq": 10**6, "hash": "h" * 64, "version": "v\tx", "mac": "m\\n",
+                "payload": payload, "created_at": at}
+    with sb.engine.begin() as conn:
+        rebuild_module.write(conn, [Projected(match_id, 1, 10**6, facts=facts, snapshots=[snapshot])],
+                             Plan(facts=True, snapshot_key=b"k", every=EVERY))
+    with sb.engine.connect() as conn:
+        row = conn.execute(text("SELECT game, finished, date, seq, version, CAST(facts AS TEXT) FROM match_facts "
+                                "WHERE match_id = :m"), {"m": match_id}).one()
+        table = SNAPSHOT_TABLE
+        snap = conn.execute(select(table.c.hash, table.c.version, table.c.mac, table.c.payload, table.c.created_at)
+                            .where(table.c.match_id == match_id, table.c.seq == 10**6)).one()
+        others = conn.execute(text("SELECT count(*) FROM snapshots WHERE match_id = :m"), {"m": match_id}).scalar_one()
+    assert tuple(row) == ("hats-off", True, "2026-12-02", 10**6, 99, dumps_strictly(facts["facts"]))
+    assert (snap[0], snap[1], snap[2], bytes(snap[3])) == ("h" * 64, "v\tx", "m\\n", payload)
+    assert (snap[4] if snap[4].tzinfo else snap[4].replace(tzinfo=timezone.utc)) == at
+    assert others == 1  # the match's older snapshots (seqs up to the one read) went
