@@ -700,9 +700,10 @@ def postgres(tmp: Path, logs: list[Log], rounds: int) -> list[Figure]:
 def positions_lock(tmp: Path, logs: list[Log]) -> None:
     """How long PostgreSQL's positions lock is held per append, and what share of the time CLIENTS threads
     appending to as many matches through one Scorebook spend with it held (1.0 would mean appends to different
-    matches ran one after the other). An append's writes go as one simple query — LOCK TABLE, the INSERTs, the
-    match row, COMMIT (recorder/append_sql.py, `_script`) — so the lock is held for at most that query's round
-    trip. Timed with one writer (no wait for the lock inside it), that is an upper bound of the hold; the
+    matches ran one after the other). An append's writes go as one simple query — a warm append's whole
+    transaction (recorder/append_sql.py, `one_trip`: the match row, LOCK TABLE, the INSERTs, NOTIFY), else the
+    careful way's LOCK TABLE, INSERTs, match row and COMMIT (`_script`) — so the lock is held for at most that
+    query's round trip. Timed with one writer (no wait for the lock inside it), that is an upper bound of the hold; the
     share is that hold times the appends of the CLIENTS-thread run, over its wall time."""
     from bench.databases import database
     from recorder import Scorebook
@@ -711,14 +712,16 @@ def positions_lock(tmp: Path, logs: list[Log]) -> None:
         ids = [sb.start_match(logs[i % len(logs)][0]["data"], "bench")["match_id"] for i in range(CLIENTS + 1)]
         held: list[float] = []
         statements = sb.store._sql  # measured where the lock is taken: this bench's look inside the store
-        script = statements._script
+        script, one_trip = statements._script, statements.one_trip
 
-        def timed_script(*args: Any) -> None:
-            t = time.perf_counter()
-            try:
-                script(*args)
-            finally:
-                held.append((time.perf_counter() - t) * 1000)
+        def timed(query: Callable[..., Any]) -> Callable[..., Any]:
+            def run(*args: Any) -> Any:
+                t = time.perf_counter()
+                try:
+                    return query(*args)
+                finally:
+                    held.append((time.perf_counter() - t) * 1000)
+            return run
 
         def client(k: int, match_id: str) -> None:
             log = logs[k % len(logs)]
@@ -729,9 +732,9 @@ def positions_lock(tmp: Path, logs: list[Log]) -> None:
                 took.append((time.perf_counter() - t) * 1000)
 
         took: list[float] = []
-        statements._script = timed_script  # type: ignore[method-assign,assignment]
+        statements._script, statements.one_trip = timed(script), timed(one_trip)  # type: ignore[method-assign]
         client(0, ids[-1])  # one writer: the lock's hold, nobody to wait for
-        statements._script = script  # type: ignore[method-assign]
+        statements._script, statements.one_trip = script, one_trip  # type: ignore[method-assign]
         took = []
         start = time.perf_counter()
         threads = [threading.Thread(target=client, args=(k, ids[k])) for k in range(CLIENTS)]
