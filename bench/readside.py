@@ -19,14 +19,22 @@ rounds, milliseconds):
 
 The goal (issue 12): at N matches the list's first page < 50 ms and ≤ 1.3× its time at 100; the first
 statistics load < 1 s; rebuild ≥ 50k events/s. Missed goals are printed, not fatal.
+
+Loading a million events takes minutes; to time the rebuild again and again on one loaded database:
+`python -m bench.readside load URL [MATCHES]` fills an empty database once, and
+`python -m bench.readside rebuild URL [WORKERS]` times `rebuild` on it (wall time, and CPU time per event of
+this process, its workers and — when the server runs on this machine — PostgreSQL's processes).
 """
 
 from __future__ import annotations
 
 import os
 import random
+import resource
 import statistics
+import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from functools import partial
@@ -208,3 +216,74 @@ def report(small: dict[str, float], large: dict[str, float], big: int) -> None:
     print(f"  rebuild: {large['rebuild ev/s']:,.0f} events/s (one process: {large['rebuild 1 process ev/s']:,.0f}); "
           f"the driver reading the same rows: {large['raw read ev/s']:,.0f} events/s "
           f"({large['rebuild ev/s'] / large['raw read ev/s']:.2f}×){'' if rebuild_goal else '  goal missed (≥ 50k)'}")
+
+
+def _postgres_cpu(seen: dict[str, float]) -> float:
+    """CPU seconds of this machine's PostgreSQL processes, each the last figure read of it (`seen`, by pid): a
+    backend that ended keeps its last reading."""
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        if "(postgres)" in stat:
+            fields = stat.rsplit(")", 1)[1].split()
+            seen[pid] = (int(fields[11]) + int(fields[12])) / tick
+    return sum(seen.values())
+
+
+def time_rebuild(url: str, workers: int | None) -> None:
+    """`rebuild` on a loaded database: events/s of wall time, and µs of CPU per event by process."""
+    from recorder.facade import Scorebook
+
+    sb = Scorebook.open(url)
+    with sb.engine.connect() as conn:
+        events = conn.exec_driver_sql("SELECT count(*) FROM events").scalar_one()
+    seen: dict[str, float] = {}
+    stop = threading.Event()
+
+    def poll() -> None:  # backends come and go during the rebuild (the workers' connections)
+        while not stop.wait(0.2):
+            _postgres_cpu(seen)
+
+    watcher = threading.Thread(target=poll, daemon=True)
+    server_before = _postgres_cpu(seen)
+    watcher.start()
+    wall, cpu = time.perf_counter(), time.process_time()
+    sb.rebuild(workers=workers)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    stop.set()
+    watcher.join()
+    server = _postgres_cpu(seen) - server_before
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    sb.close()
+    per = 1e6 / events
+    print(f"rebuild of {events:,} events, workers {'default' if workers is None else workers}: "
+          f"{events / wall:,.0f} events/s; CPU per event: this process {cpu * per:.1f} µs, workers "
+          f"{(children.ru_utime + children.ru_stime) * per:.1f} µs, PostgreSQL's processes {server * per:.1f} µs; "
+          f"load {os.getloadavg()[0]:.1f}")
+
+
+def _load_only(url: str, matches: int) -> None:
+    from recorder.facade import Scorebook
+
+    sb = Scorebook.open(url)
+    events = load(sb, matches, templates())
+    if sb.engine.dialect.name == "postgresql":
+        with sb.engine.begin() as conn:
+            conn.exec_driver_sql("ANALYZE")
+    sb.close()
+    print(f"loaded {matches:,} matches, {events:,} events")
+
+
+if __name__ == "__main__":  # not when a worker process (rebuild's) imports this module again
+    if len(sys.argv) >= 3 and sys.argv[1] == "load":
+        _load_only(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 10_000)
+    elif len(sys.argv) >= 3 and sys.argv[1] == "rebuild":
+        time_rebuild(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else None)
+    else:
+        sys.exit("python -m bench.readside load URL [MATCHES] | rebuild URL [WORKERS]")
