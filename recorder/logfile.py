@@ -253,6 +253,16 @@ def _import_envelope(item: ImportLine, n: int, prev: str, now: str, recorded_by:
     """The stored envelope for one import line, and its data's stored text: given hashes must verify, missing
     parts are assigned."""
     obj, line = item.obj, item.line
+    if (type(obj) is dict and len(obj) == 2 and type(type_ := obj.get("type")) is str and type_
+            and type(data := obj.get("data")) is dict):
+        # The usual line, {"type", "data"}: checked as below, without building a NewEvent on the way.
+        try:
+            check_event(type_, data)
+        except BadRequest as err:
+            raise ImportRefused(err.message, line, malformed=True) from err
+        text = dumps_strictly(data)
+        return ({"seq": n, "type": type_, "data": data, "recorded_at": now, "recorded_by": recorded_by,
+                 "prev_hash": prev, "hash": stored_event_hash(n, type_, text, now, recorded_by, prev)}, text)
     try:
         e = NewEvent.parse(obj, "event")
         check_event(e.type, e.data, e.event_id)
@@ -308,6 +318,7 @@ def prepare_import(lines: Sequence[ImportLine], recorded_by: str, now: datetime 
     prev = GENESIS
     at = format_time(now or utcnow())
     refused: ImportRefused | None = None
+    events: list[Event] = []
     for n, item in enumerate(lines, start=1):
         try:
             env, text = _import_envelope(item, n, prev, at, recorded_by)
@@ -316,9 +327,9 @@ def prepare_import(lines: Sequence[ImportLine], recorded_by: str, now: datetime 
             break
         envelopes.append(env)
         texts.append(text)
+        events.append(Event(n, env["type"], env["data"]))
         prev = env["hash"]
     # The rules, over every envelope at once (`Fold.extend`); on a refusal, again event by event to name the line.
-    events = [Event(n, env["type"], env["data"]) for n, env in enumerate(envelopes, start=1)]
     try:
         fold = Fold.begin(events[0]).extend(events[1:]) if events else None
     except IllegalEvent:

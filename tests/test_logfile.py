@@ -191,3 +191,35 @@ def test_check_chain_finds_the_first_bad_seq() -> None:
     relinked[6]["prev_hash"] = GENESIS
     assert check_chain(relinked).first_bad_seq == 7
     assert check_chain(relinked).as_json()["reason"] == "prev_hash is not the previous event's hash"
+
+
+def _nested(levels: int) -> object:
+    value: object = 1
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("obj", [
+    launch("ann", 1, 5),
+    {"type": "hat_launched", "data": {"player": "ann", "hat": 1, "to": "off", "notes": ["x" * 4000] * 20}},
+    {"type": "hat_launched", "data": {"player": "a\x00nn", "hat": 1, "to": "off"}},
+    {"type": "hat_launched", "data": {"player": "ann", "hat": 2**60, "to": "off"}},
+    {"type": "hat_launched", "data": {"deep": _nested(40)}},
+    {"type": "x" * 65, "data": {}},
+    {"type": "", "data": {}},
+    {"type": "hat_launched", "data": {"player": "\ud800"}},
+    {"type": "match_started", "data": {**START, "meta": {"table": "y" * 20_000}}},
+])
+def test_a_plain_line_is_checked_and_stored_as_a_line_with_more_keys_is(obj: dict) -> None:
+    """`{"type", "data"}` lines take a shorter way through the import's checks (recorder/logfile.py): the same
+    envelope, text and refusal as the same line with a `recorded_by` (the importer's own name) beside them."""
+    from recorder.logfile import ImportLine, _import_envelope
+
+    def outcome(line: dict) -> object:
+        try:
+            return _import_envelope(ImportLine(7, line), 3, "a" * 64, "2026-12-02T08:00:00.000Z", "desk")
+        except ImportRefused as e:
+            return (type(e), str(e), e.line)
+
+    assert outcome(obj) == outcome({**obj, "recorded_by": "desk"})
