@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from projections.games.high_five.rules import Hand
+from projections.games.high_five.rules import hand_size
 from projections.games.high_five.tiles import bits_of
 from projections.hindsight import holding_unchanged as holding
 from projections.hindsight import no_bonus as bonus_counts
@@ -25,8 +25,8 @@ def held(state: Any, player: str) -> tuple[tuple[str, ...], int] | None:
     seat = next((i for i, p in enumerate(state.players) if p.id == player), None)
     if seat is None or seat >= len(state.hands):
         return None
-    hand = state.hands[seat]
-    return hand.known, hand.hidden
+    known, hidden = state.hands[seat]
+    return known, hidden
 
 
 def as_table(state: Any, sees: Callable[[str], bool]) -> Any:
@@ -37,6 +37,6 @@ def as_table(state: Any, sees: Callable[[str], bool]) -> Any:
         if sees(p.id):
             hands.append(hand)
             continue
-        unseen |= bits_of(hand.known)
-        hands.append(Hand((), hand.size))
+        unseen |= bits_of(hand[0])
+        hands.append(((), hand_size(hand)))
     return evolve(state, hands=tuple(hands), seen_bits=state.seen_bits & ~unseen)

@@ -31,16 +31,16 @@ def legal_moves(state: State, player: str) -> list[dict[str, Any]]:
 
 
 def _plays(state: State, seat: int) -> list[dict[str, Any]]:
-    hand = state.hands[seat]
+    known, hidden_slots = state.hands[seat]
     pid = state.players[seat].id
     # A hidden slot may be any tile whose place is not known.
-    candidates = list(dict.fromkeys(hand.known))
-    if hand.hidden:
+    candidates = list(dict.fromkeys(known))
+    if hidden_slots:
         seen = state.seen_bits
         candidates += [t for t in hf.TILES if not seen & hf.BIT[t]]
     moves = []
     for tile in candidates:
-        hidden = tile not in hand.known
+        hidden = tile not in known
         matching = [t for t in state.layout if hf.matches(tile, t)]
         for capture in matching:
             moves.append(

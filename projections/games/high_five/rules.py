@@ -54,14 +54,18 @@ class Phase(StrEnum):
     FINISHED = "finished"  # a player reached the target score
 
 
-# The small values below are named tuples: built on most events, and a tuple is built in C.
-class Hand(NamedTuple):
-    known: tuple[str, ...] = ()
-    hidden: int = 0  # tiles dealt face down to the recorder (`null`)
+# A seat's hand: (the tiles known, how many were dealt face down to the recorder as `null`). A plain tuple: one
+# is kept per play, and the cyclic collector stops tracking a plain tuple of strings and ints (and then the
+# seats' tuple of them) at its first pass, where it tracks a named tuple for good.
+Hand = tuple[tuple[str, ...], int]
+EMPTY_HAND: Hand = ((), 0)
 
-    @property
-    def size(self) -> int:
-        return len(self.known) + self.hidden
+
+def hand_size(hand: Hand) -> int:
+    return len(hand[0]) + hand[1]
+
+
+# The small values below are named tuples: built on most events, and a tuple is built in C.
 
 
 class MissedPair(NamedTuple):
@@ -154,14 +158,15 @@ def _where(state: State, tile: str) -> str | None:
     for i, pile in enumerate(state.piles):
         if tile in pile:
             return f"in {state.name(i)}'s pile"
-    for i, hand in enumerate(state.hands):
-        if tile in hand.known:
+    for i, (known, _) in enumerate(state.hands):
+        if tile in known:
             return f"in {state.name(i)}'s hand"
     return None
 
 
 def _hand_text(hand: Hand) -> str:
-    parts = list(hand.known) + (["hidden"] * hand.hidden if hand.hidden else [])
+    known, hidden = hand
+    parts = list(known) + (["hidden"] * hidden if hidden else [])
     return ", ".join(parts) if parts else "nothing"
 
 
@@ -223,7 +228,7 @@ def game_started(state: State, data: Mapping[str, Any]) -> State:
         if not state.last_hand:
             left = f"{state.boneyard} tiles are still in the boneyard"
         else:
-            left = f"the hands still hold {sum(h.size for h in state.hands)} tiles"
+            left = f"the hands still hold {sum(hand_size(h) for h in state.hands)} tiles"
         raise IllegalEvent(f"game {state.game} is still running: {left}")
     layout = require(data, "layout", list, what)
     if len(layout) != LAYOUT_SIZE:
@@ -241,7 +246,7 @@ def game_started(state: State, data: Mapping[str, Any]) -> State:
         game=state.game + 1,
         layout=tiles,
         boneyard=hf.SET_SIZE - LAYOUT_SIZE,
-        hands=(Hand(),) * state.n,
+        hands=(EMPTY_HAND,) * state.n,
         piles=((),) * state.n,
         seen_bits=hf.bits_of(tiles),
         hand_number=0,
@@ -273,7 +278,7 @@ def hand_dealt(state: State, data: Mapping[str, Any]) -> State:
             return _hand_dealt_checked(state, data)
         taken |= bits
         known = tuple(raw) if None not in raw else tuple([t for t in raw if t is not None])
-        new_hands.append(_tuple(Hand, (known, size - len(known))))
+        new_hands.append((known, size - len(known)))
     remaining = state.boneyard - size * n
     last = remaining < later * n
     raw_layout: Any = data.get("to_layout")
@@ -325,9 +330,9 @@ def _hand_dealt_checked(state: State, data: Mapping[str, Any]) -> State:
             "start a new game with game_started"
         )
     if state.to_play is not None:
-        holder = next(i for i, h in enumerate(state.hands) if h.size)
+        holder = next(i for i, h in enumerate(state.hands) if hand_size(h))
         raise IllegalEvent(
-            f"{what}: {state.name(holder)} still holds {state.hands[holder].size} tile(s); "
+            f"{what}: {state.name(holder)} still holds {hand_size(state.hands[holder])} tile(s); "
             "a new hand is dealt when every hand is empty"
         )
     hands = require(data, "hands", dict, what)
@@ -358,7 +363,7 @@ def _hand_dealt_checked(state: State, data: Mapping[str, Any]) -> State:
             _check_unseen(state, tile, dealt, what)
             dealt.add(tile)
             known.append(tile)
-        new_hands.append(Hand(tuple(known), size - len(known)))
+        new_hands.append((tuple(known), size - len(known)))
     total = size * state.n
     if total > state.boneyard:  # cannot happen with the table's counts; kept as a guard
         raise IllegalEvent(f"{what}: the boneyard holds only {state.boneyard} tiles, not {total}")
@@ -422,11 +427,11 @@ def tile_played(state: State, data: Mapping[str, Any]) -> State:
     known, hidden = hand
     if tile in known:
         i = known.index(tile)  # tiles of a set are unique: it is there once
-        new_hand = _tuple(Hand, (known[:i] + known[i + 1 :], hidden))
+        new_hand = (known[:i] + known[i + 1 :], hidden)
     elif state.seen_bits & _BIT[tile]:
         raise IllegalEvent(f"{state.name(seat)} cannot play {tile}: it is {_where(state, tile)}")
     elif hidden:
-        new_hand = _tuple(Hand, (known, hidden - 1))
+        new_hand = (known, hidden - 1)
     else:
         raise IllegalEvent(f"{state.name(seat)} does not hold {tile}; the hand is {_hand_text(hand)}")
     layout = state.layout

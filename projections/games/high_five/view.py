@@ -7,7 +7,7 @@ from typing import Any
 
 from projections.events import Event
 from projections.games.high_five import tiles as hf
-from projections.games.high_five.rules import NAME, State, is_finished
+from projections.games.high_five.rules import NAME, State, hand_size, is_finished
 from projections.protocol import Annotation, Mark
 
 
@@ -42,9 +42,9 @@ def to_json(state: State) -> dict[str, Any]:
                 "score": state.totals[i],
                 "game_points": state.rounds[-1][i] if state.rounds else 0,
                 "hand": {
-                    "tiles": list(state.hands[i].known) if state.hands else [],
-                    "hidden": state.hands[i].hidden if state.hands else 0,
-                    "count": state.hands[i].size if state.hands else 0,
+                    "tiles": list(state.hands[i][0]) if state.hands else [],
+                    "hidden": state.hands[i][1] if state.hands else 0,
+                    "count": hand_size(state.hands[i]) if state.hands else 0,
                 },
                 "pile": list(state.piles[i]) if state.piles else [],
                 "pile_value": sum(hf.value(t) for t in state.piles[i]) if state.piles else 0,
@@ -63,8 +63,8 @@ def describe(before: State, event: Event, after: State) -> Annotation:
     if event.type == "game_started":
         return Annotation(f"game {after.game} started: layout {', '.join(after.layout)}")
     if event.type == "hand_dealt":
-        text = f"hand {after.hand_number} of game {after.game} dealt, {after.hands[0].size} tiles each"
-        hidden = sum(h.hidden for h in after.hands)
+        text = f"hand {after.hand_number} of game {after.game} dealt, {hand_size(after.hands[0])} tiles each"
+        hidden = sum(h[1] for h in after.hands)
         if hidden:
             text += f" ({hidden} hidden)"
         if after.last_hand:
