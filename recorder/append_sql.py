@@ -111,6 +111,8 @@ class AppendStatements:
         self._text_processors_but_position = _as_text(self._event_processors_but_position, dialect,
                                                       columns.index("data"))
         self._match_processors = _processors(MATCHES, MATCH_COLUMNS, dialect)
+        # Rows with their data's text need only their time bound, on SQLite: decided once, not on every write.
+        self._only_time_for_texts = all(p is None for i, p in enumerate(self._text_processors) if i != _AT)
         self._head_processors = _processors(MATCHES, HEAD_COLUMNS, dialect)
 
     def _run(self, cur: Any, sql: str, params: Any, many: bool = False) -> Any:
@@ -184,7 +186,7 @@ class AppendStatements:
             return
         first = position if position is not None else self.log_head(cur)
         processors = self._text_processors if texts else self._event_processors
-        if all(p is None for i, p in enumerate(processors) if i != _AT):  # only the time to write (SQLite, texts)
+        if texts and self._only_time_for_texts:
             at = processors[_AT] or _as_is
             events = [(*row[:2], first + i, *row[2:4], at(row[4]), *row[5:]) for i, row in enumerate(rows, 1)]
         else:
