@@ -14,7 +14,7 @@ from projections.errors import IllegalEvent
 from projections.events import Event
 from projections.games.hi_spot import GAME
 from projections.games.hi_spot.player import random_match
-from projections.games.hi_spot.rules import State, stack_points, turn_points
+from projections.games.hi_spot.rules import State, stack_points, tiles_held, turn_points
 from projections.scores import scores_json
 from projections.timeline import Fold, fold, fold_dicts
 from tests.test_hi_spot_helpers import PLAYERS, tile_set
@@ -30,11 +30,11 @@ LIGHT = tile_set(
 def check_accounting(s: State) -> None:
     """Every tile is in exactly one place: the tray, a rack (known or hidden), set aside, or the bag."""
     on_tray = [t for st_ in s.tray if st_ is not None for t, _ in st_.layers]
-    known = on_tray + [t for r in s.racks for t in r.known] + list(s.aside)
+    known = on_tray + [t for r in s.racks for t in r[0]] + list(s.aside)
     assert len(known) == len(set(known))
     assert set(known) == s.located
     if s.round_no:
-        assert len(on_tray) + sum(r.size for r in s.racks) + len(s.aside) + s.bag == len(s.tiles)
+        assert len(on_tray) + sum(tiles_held(r) for r in s.racks) + len(s.aside) + s.bag == len(s.tiles)
     for stack in s.tray:
         if stack is not None:  # no dot covers another
             assert sum(bin(m).count("1") for _, m in stack.layers) == stack.dots

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from projections.events import Event
-from projections.games.hi_spot.rules import Rack, State
+from projections.games.hi_spot.rules import State, tiles_held
 from projections.hindsight import NOTHING, Flow
 from projections.persistent import evolve
 
@@ -33,7 +33,7 @@ def held(state: State, player: str) -> tuple[tuple[str, ...], int] | None:
     if seat is None or seat >= len(state.racks):
         return None
     rack = state.racks[seat]
-    return rack.known, rack.hidden
+    return rack[0], rack[1]
 
 
 def holding(state: State, player: str, tiles: tuple[str, ...]) -> State:
@@ -41,9 +41,9 @@ def holding(state: State, player: str, tiles: tuple[str, ...]) -> State:
     seat = _seat(state, player)
     assert seat is not None
     rack = state.racks[seat]
-    assert rack.hidden >= len(tiles)
+    assert rack[1] >= len(tiles)
     racks = list(state.racks)
-    racks[seat] = Rack(rack.known + tiles, rack.hidden - len(tiles))
+    racks[seat] = (rack[0] + tiles, rack[1] - len(tiles))
     return evolve(state, racks=tuple(racks))
 
 
@@ -82,7 +82,7 @@ def as_table(state: State, sees: Callable[[str], bool]) -> State:
         if sees(p.id):
             racks.append(rack)
             continue
-        for t in rack.known:
+        for t in rack[0]:
             unlocated |= state.tiles.bits[t]
-        racks.append(Rack((), rack.size))
+        racks.append(((), tiles_held(rack)))
     return evolve(state, racks=tuple(racks), located_bits=state.located_bits & ~unlocated)

@@ -17,6 +17,7 @@ from projections.games.hi_spot.rules import (
     blocking_reason,
     can_play,
     refill_needed,
+    tiles_held,
     turn_points,
 )
 from projections.games.hi_spot.tiles import FULL, dot_count, positions_of
@@ -27,12 +28,12 @@ def placements(state: State, seat: int, tiles: list[str] | tuple[str, ...]) -> l
     if state.phase is not Phase.PLAY or state.current != seat:
         return []
     turn = state.turn or Turn(seat)
-    if turn.refilled or state.racks[seat].size == 0:
+    if turn.refilled or tiles_held(state.racks[seat]) == 0:
         return []
     seg, flip = turn.segment, state.allow_flip
     may_start = turn.new_stack is None and seg is None
     base = turn_points(state, turn)
-    left = state.racks[seat].size - 1
+    left = tiles_held(state.racks[seat]) - 1
     out: list[dict[str, Any]] = []
     for tile in sorted(set(tiles)):
         rest = [t for t in tiles if t != tile]
@@ -118,11 +119,11 @@ def legal_moves(state: State, player: str) -> list[dict[str, Any]]:
     rack, turn = state.racks[seat], state.turn
     if turn is None:
         if blocking_reason(state) is None:
-            lost = -sum(state.tiles.dots(t) for t in rack.known) if not rack.hidden else 0
+            lost = -sum(state.tiles.dots(t) for t in rack[0]) if not rack[1] else 0
             return [{"type": "round_ended", "data": {"reason": "blocked"}, "points": lost}]
-        moves = placements(state, seat, rack.known)
+        moves = placements(state, seat, rack[0])
         if can_play(state, rack) is None:
-            data = {"player": pid, "returned": list(rack.known) + [None] * rack.hidden, "drawn": [None] * rack.size}
+            data = {"player": pid, "returned": list(rack[0]) + [None] * rack[1], "drawn": [None] * tiles_held(rack)}
             moves.append(
                 {
                     "type": "tiles_exchanged",
@@ -132,7 +133,7 @@ def legal_moves(state: State, player: str) -> list[dict[str, Any]]:
                 }
             )
         return moves
-    moves = placements(state, seat, rack.known)
+    moves = placements(state, seat, rack[0])
     points = turn_points(state, turn)
     need = refill_needed(state, seat)
     if need:
@@ -141,10 +142,10 @@ def legal_moves(state: State, player: str) -> list[dict[str, Any]]:
                 "type": "tiles_drawn",
                 "data": {"player": pid, "tiles": [None] * need},
                 "points": points,
-                "mid_turn": rack.size == 0,
+                "mid_turn": tiles_held(rack) == 0,
             }
         )
     else:
-        going_out = rack.size == 0 and state.bag == 0
+        going_out = tiles_held(rack) == 0 and state.bag == 0
         moves.append({"type": "turn_ended", "data": {"player": pid}, "points": points, "round_ended": going_out})
     return moves

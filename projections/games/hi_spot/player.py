@@ -111,7 +111,7 @@ class _Table:
     def exchange(self, seat: int) -> None:
         rack = self.racks[seat]
         returned = self.rng.sample(rack, self.rng.randint(1, len(rack)))
-        known = set(self.state.racks[seat].known)
+        known = set(self.state.racks[seat][0])
         for t in returned:
             rack.remove(t)
         self.bag += returned

@@ -84,13 +84,15 @@ class Stack(NamedTuple):
         return self.mask == FULL
 
 
-class Rack(NamedTuple):
-    known: tuple[str, ...] = ()
-    hidden: int = 0  # tiles drawn unseen by the recorder
+# A seat's rack: (the tiles known, how many were drawn unseen by the recorder). A plain tuple, not a named tuple:
+# one is built on most events, and the cyclic collector stops tracking a plain tuple of strings and ints (and
+# then the seats' tuple of racks) at its first pass, where it tracks a named tuple for good.
+Rack = tuple[tuple[str, ...], int]
+EMPTY_RACK: Rack = ((), 0)
 
-    @property
-    def size(self) -> int:
-        return len(self.known) + self.hidden
+
+def tiles_held(rack: Rack) -> int:
+    return len(rack[0]) + rack[1]
 
 
 class Placement(NamedTuple):
@@ -185,7 +187,7 @@ def turn_points(state: State, turn: Turn | None) -> int:
 
 def refill_needed(state: State, seat: int) -> int:
     rack = state.racks[seat]
-    return min(state.rack_size - len(rack.known) - rack.hidden, state.bag)
+    return min(state.rack_size - len(rack[0]) - rack[1], state.bag)
 
 
 def _first_place(state: State, tiles: AbstractSet[str]) -> tuple[int, str | None] | None:
@@ -226,7 +228,7 @@ def _playable(state: State, rack: Rack) -> bool:
         return True
     fits, _ = _tray_facts(state)
     bits = state.tiles.bits
-    for t in rack.known:  # a loop, not `any` over a generator: a rack holds a handful of tiles
+    for t in rack[0]:  # a loop, not `any` over a generator: a rack holds a handful of tiles
         if fits & bits[t]:
             return True
     return False
@@ -261,7 +263,7 @@ def is_blocked(state: State) -> bool:
 
 def can_play(state: State, rack: Rack) -> str | None:
     """Why the rack can be played at the start of a turn, as far as it is known (None: it cannot)."""
-    place = _first_place(state, frozenset(rack.known))
+    place = _first_place(state, frozenset(rack[0]))
     if place is None:
         return None
     section, tile = place
@@ -273,11 +275,11 @@ def _where(state: State, tile: str) -> str:
         if stack is not None and any(t == tile for t, _ in stack.layers):
             return f"on the tray in section {i}"
     for seat, rack in enumerate(state.racks):
-        if tile in rack.known:
+        if tile in rack[0]:
             return f"in {state.name(seat)}'s rack"
     if tile in state.aside:
         return "set aside in the first-player draw"
-    return "in the bag or an unseen rack" if any(r.hidden for r in state.racks) else "in the bag"
+    return "in the bag or an unseen rack" if any(r[1] for r in state.racks) else "in the bag"
 
 
 def plural(n: int, what: str = "tile") -> str:
@@ -396,7 +398,7 @@ def _round_started(state: State, data: Mapping[str, Any]) -> State:
         round_no=state.round_no + 1,
         phase=Phase.FIRST_DRAW,
         tray=(None,) * SECTIONS,
-        racks=(Rack(),) * n,
+        racks=(EMPTY_RACK,) * n,
         located_bits=0,
         bag=len(state.tiles),
         aside=(),
@@ -493,7 +495,7 @@ def _tiles_drawn(state: State, data: Mapping[str, Any]) -> State:
             drawn |= bit
     known = tuple(raw) if None not in raw else tuple([t for t in raw if t is not None])
     new_racks = list(racks)  # `_set`, inline
-    new_racks[seat] = _tuple(Rack, (held + known, hidden + want - len(known)))
+    new_racks[seat] = (held + known, hidden + want - len(known))
     new = state.__dict__.copy()  # `fields_of` and `rebuilt`, inline: one of the most frequent events
     new["racks"] = tuple(new_racks)
     new["located_bits"] = taken | drawn
@@ -532,7 +534,7 @@ def _tiles_drawn_checked(state: State, data: Mapping[str, Any]) -> State:
             why = "the bag is empty" if state.bag == 0 else f"{state.name(seat)}'s rack is full"
             raise IllegalEvent(f"{what}: nothing to draw: {why}")
         if len(tiles) != want:
-            held = state.racks[seat].size
+            held = tiles_held(state.racks[seat])
             raise IllegalEvent(
                 f"{what}: {state.name(seat)} must draw {plural(want)} (rack {held} of {state.rack_size}, "
                 f"{state.bag} in the bag), not {len(tiles)}"
@@ -540,7 +542,7 @@ def _tiles_drawn_checked(state: State, data: Mapping[str, Any]) -> State:
     drawn = _check_in_bag(state, tiles, what)
     rack = state.racks[seat]
     known = tuple([t for t in tiles if t is not None])
-    new_rack = _tuple(Rack, (rack.known + known, rack.hidden + len(tiles) - len(known)))
+    new_rack = (rack[0] + known, rack[1] + len(tiles) - len(known))
     racks = _set(state.racks, seat, new_rack)
     located = state.located_bits | drawn
     bag = state.bag - len(tiles)
@@ -554,7 +556,7 @@ def _tiles_drawn_checked(state: State, data: Mapping[str, Any]) -> State:
         return evolve(state, racks=racks, located_bits=located, bag=bag, racks_drawn=drawn_by)
     # A draw into an emptied rack is the mid-turn refill: the player may go on with a new segment.
     assert state.turn is not None
-    turn = _tuple(Turn, (*state.turn[:-1], bool(rack.known or rack.hidden)))  # `refilled` is the last field
+    turn = _tuple(Turn, (*state.turn[:-1], bool(rack[0] or rack[1])))  # `refilled` is the last field
     return evolve(state, racks=racks, located_bits=located, bag=bag, turn=turn)
 
 
@@ -710,7 +712,7 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
     new_tray = list(tray)  # `_set`, inline
     new_tray[section - 1] = None if cleared else _tuple(Stack, (uid, grown_mask, layers, placed_by + (seat,)))
     new_racks = list(racks)
-    new_racks[seat] = _tuple(Rack, (known, hidden))
+    new_racks[seat] = (known, hidden)
     new = state.__dict__.copy()  # `fields_of` and `rebuilt`, inline: the most frequent event
     new["tray"] = tuple(new_tray)
     new["racks"] = tuple(new_racks)
@@ -799,7 +801,7 @@ def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
             raise IllegalEvent(f"{what}: the round is blocked (no tile in a rack or the bag fits); record round_ended")
         bits = state.tiles.bits
         playable = False
-        for tile in rack.known:
+        for tile in rack[0]:
             if fits & bits[tile]:
                 playable = True
                 break
@@ -821,8 +823,8 @@ def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
     drawn = _tile_list(state, data, "drawn", what)
     if not returned:
         raise IllegalEvent(f"{what}: return at least one tile")
-    known = rack.known
-    held = len(known) + rack.hidden
+    known = rack[0]
+    held = len(known) + rack[1]
     if len(returned) > held:
         raise IllegalEvent(f"{what}: {state.name(seat)} holds {plural(held)}, cannot return {len(returned)}")
     if len(drawn) != len(returned):
@@ -831,20 +833,20 @@ def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
     from_hidden = back = 0
     for t in returned:
         if t is None or t not in known:
-            if t is not None and (located & bits[t] or not rack.hidden):
+            if t is not None and (located & bits[t] or not rack[1]):
                 raise IllegalEvent(f"{what}: {t} is not in {state.name(seat)}'s rack: it is {_where(state, t)}")
             from_hidden += 1
         if t is not None:
             back |= bits[t]
-    if from_hidden > rack.hidden:
+    if from_hidden > rack[1]:
         raise IllegalEvent(
-            f"{what}: {state.name(seat)} holds only {plural(rack.hidden, 'hidden tile')}, cannot return "
+            f"{what}: {state.name(seat)} holds only {plural(rack[1], 'hidden tile')}, cannot return "
             f"{from_hidden} unseen"
         )
     gained_bits = _check_in_bag(state, drawn, what, back)
     gained = tuple([t for t in drawn if t is not None])
     kept = tuple([t for t in known if not bits[t] & back])
-    new_rack = _tuple(Rack, (kept + gained, rack.hidden - from_hidden + len(drawn) - len(gained)))
+    new_rack = (kept + gained, rack[1] - from_hidden + len(drawn) - len(gained))
     new = state.__dict__.copy()  # `fields_of` and `rebuilt`, inline: one of the most frequent events
     new["racks"] = _set(state.racks, seat, new_rack)
     new["located_bits"] = (located & ~back) | gained_bits
@@ -859,7 +861,7 @@ def _known_exchange(state: State, rack: Rack, data: Mapping[str, Any]) -> tuple[
     tile once, in the bag or just returned. (The rack, the bits returned and the bits drawn.) None for anything
     else, which `_tiles_exchanged` checks step by step (accepting hidden tiles, or wording the refusal)."""
     returned, drawn = data.get("returned"), data.get("drawn")
-    known = rack.known
+    known = rack[0]
     if type(returned) is not list or type(drawn) is not list or not 0 < len(returned) == len(drawn) <= len(known):
         return None
     bits = state.tiles.bits
@@ -875,7 +877,7 @@ def _known_exchange(state: State, rack: Rack, data: Mapping[str, Any]) -> tuple[
             return None
         gained |= bit
     kept = tuple([t for t in known if not bits[t] & back])
-    return _tuple(Rack, (kept + tuple(drawn), rack.hidden)), back, gained
+    return (kept + tuple(drawn), rack[1]), back, gained
 
 
 def _round_ended(state: State, data: Mapping[str, Any]) -> State:
@@ -909,15 +911,15 @@ def _racks_revealed(state: State, data: Mapping[str, Any]) -> State:
     for seat, rack in enumerate(state.racks):
         who, pid = state.name(seat), state.players[seat].id
         if pid not in racks:
-            if rack.hidden:
+            if rack[1]:
                 raise IllegalEvent(
-                    f"{what}: {who}'s rack holds {plural(rack.hidden, 'hidden tile')} and must be listed"
+                    f"{what}: {who}'s rack holds {plural(rack[1], 'hidden tile')} and must be listed"
                 )
             continue
         tiles = _tile_list(state, racks, pid, what, hidden_ok=False)
-        if len(tiles) != rack.size:
-            raise IllegalEvent(f"{what}: {who} holds {plural(rack.size)}, not {len(tiles)}")
-        missing = [t for t in rack.known if t not in tiles]
+        if len(tiles) != tiles_held(rack):
+            raise IllegalEvent(f"{what}: {who} holds {plural(tiles_held(rack))}, not {len(tiles)}")
+        missing = [t for t in rack[0] if t not in tiles]
         if missing:
             raise IllegalEvent(f"{what}: {who}'s rack is known to hold {', '.join(missing)}")
         for t in tiles:
@@ -925,23 +927,23 @@ def _racks_revealed(state: State, data: Mapping[str, Any]) -> State:
             if t in seen:
                 raise IllegalEvent(f"{what}: {t} is listed in two racks")
             seen.add(t)
-            if t not in rack.known and state.located_bits & state.tiles.bits[t]:
+            if t not in rack[0] and state.located_bits & state.tiles.bits[t]:
                 raise IllegalEvent(f"{what}: {t} cannot be in {who}'s rack: it is {_where(state, t)}")
-        new_racks[seat] = Rack(tuple(t for t in tiles if t is not None))
+        new_racks[seat] = (tuple(t for t in tiles if t is not None), 0)
     revealed = evolve(state, racks=tuple(new_racks), located_bits=state.located_bits | _bits_of(state.tiles.bits, seen))
     return _deduct(revealed)
 
 
 def _end_round(state: State, reason: str) -> State:
     ended = evolve(state, end_reason=reason, current=None, turn=None)
-    if any(r.hidden for r in state.racks):
+    if any(r[1] for r in state.racks):
         return evolve(ended, phase=Phase.REVEAL)
     return _deduct(ended)
 
 
 def _deduct(state: State) -> State:
     """Every player loses the dots left on their rack; the round is over."""
-    lost = tuple(sum(state.tiles.dots(t) for t in r.known) for r in state.racks)
+    lost = tuple(sum(state.tiles.dots(t) for t in r[0]) for r in state.racks)
     totals = tuple(t - d for t, d in zip(state.totals, lost, strict=True))
     row = tuple(p - d for p, d in zip(state.rounds[-1], lost, strict=True))
     return evolve(state, totals=totals, rounds=state.rounds[:-1] + (row,), deductions=lost, phase=Phase.BETWEEN_ROUNDS)

@@ -20,6 +20,7 @@ from projections.games.hi_spot.rules import (
     plural,
     refill_needed,
     stack_points,
+    tiles_held,
     turn_points,
 )
 from projections.games.hi_spot.tiles import load_tile_set, positions_of
@@ -73,9 +74,9 @@ def to_json(state: State) -> dict[str, Any]:
                 "id": p.id,
                 "name": p.name,
                 "score": state.totals[i],
-                "rack": list(state.racks[i].known) if state.racks else [],
-                "hidden": state.racks[i].hidden if state.racks else 0,
-                "rack_count": state.racks[i].size if state.racks else 0,
+                "rack": list(state.racks[i][0]) if state.racks else [],
+                "hidden": state.racks[i][1] if state.racks else 0,
+                "rack_count": tiles_held(state.racks[i]) if state.racks else 0,
             }
             for i, p in enumerate(state.players)
         ],
@@ -91,7 +92,7 @@ def to_json(state: State) -> dict[str, Any]:
         "patterns": {
             t: positions_of(state.tiles.masks[t])
             for t in sorted(
-                {t for r in state.racks for t in r.known} | {t for d in state.draws for _, t in d} | set(state.aside)
+                {t for r in state.racks for t in r[0]} | {t for d in state.draws for _, t in d} | set(state.aside)
             )
         },
         "turn": None
@@ -168,7 +169,7 @@ def describe(before: State, event: Event, after: State) -> Annotation:
         tiles = d["tiles"]
         if before.phase is Phase.RACKS:
             return Annotation(f"{who} drew a rack of {_tiles_words(tiles)}", pid)
-        if before.racks[seat or 0].size == 0:
+        if tiles_held(before.racks[seat or 0]) == 0:
             return Annotation(f"{who} emptied the rack and drew {_tiles_words(tiles)} to go on", pid)
         return Annotation(f"{who} refilled the rack: {_tiles_words(tiles)}", pid)
     if t == "tile_placed":
