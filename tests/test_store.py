@@ -375,3 +375,23 @@ def test_keyset_pages_keep_matches_created_in_the_same_instant_in_id_order(store
             items, total, after = store.list_matches(player=player, limit=2, after=after)
             seen += [m["match_id"] for m in items]
         assert seen == sorted(ids, reverse=True) and total == 5
+
+
+def test_a_long_import_is_stored_row_for_row(store: EventStore) -> None:
+    """More rows than one query carries (PostgreSQL: COPY): every row, numbered, chained and read back as sent."""
+    import random
+
+    from projections.registry import get_game
+    from recorder.append_sql import SCRIPT_ROWS
+
+    players = [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}]
+    log = get_game("hats-off").random_match(random.Random(5), players, {"target_score": 600})
+    assert len(log) > 2 * SCRIPT_ROWS
+    before = store.events_after(0, limit=10)
+    result = store.import_log(lines(log), "desk")
+    stored = store.events(result["match_id"])
+    assert [(e["type"], e["data"]) for e in stored] == [(e["type"], e["data"]) for e in log]
+    assert store.verify(result["match_id"]).ok
+    positions = [e["position"] for e in store.events_after(0, limit=10_000)]
+    assert positions == list(range(1, len(before) + len(log) + 1))
+    assert store.import_log(lines(log), "desk")["existing"]  # the same file again: answered, not stored twice
