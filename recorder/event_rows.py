@@ -17,6 +17,7 @@ import json
 import re
 from collections.abc import Callable, Iterable, Sequence
 from hashlib import sha256
+from itertools import starmap
 from operator import attrgetter
 from typing import Any, cast
 from weakref import WeakKeyDictionary
@@ -35,9 +36,10 @@ _SELECT = ("SELECT match_id, seq, type, CAST(data AS TEXT), recorded_at, recorde
            "FROM events WHERE ")
 # PostgreSQL spells the time as the hash chain does (`format_time`: UTC, milliseconds cut, not rounded): in
 # Python, a zone-aware time cost 5 µs a row to format, a fifth of a rebuild's work per event.
-_SELECT_SPELLED = ("SELECT match_id, seq, type, CAST(data AS TEXT), "
-                   """to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), """
-                   "recorded_by, prev_hash, hash FROM events WHERE ")
+# The columns in `EventRow`'s order, the time read from its spelling when asked (NULL), so the driver's rows are
+# its arguments as they are.
+_SELECT_SPELLED = ("SELECT match_id, seq, type, CAST(data AS TEXT), NULL, recorded_by, prev_hash, hash, "
+                   """to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') FROM events WHERE """)
 _UNREAD = object()
 _SEQ = attrgetter("seq")
 # A string's JSON spelling in the hash chain (`logfile.stored_event_hash`'s encoder: text as is, not escaped).
@@ -53,8 +55,15 @@ class EventRow:
 
     def __init__(self, match_id: str, seq: int, type: str, text: str | None, recorded_at: Any, recorded_by: str,
                  prev_hash: str, hash: str, time: str | None = None) -> None:
-        self.match_id, self.seq, self.type, self.text = match_id, seq, type, text
-        self._at, self.recorded_by, self.prev_hash, self.hash = recorded_at, recorded_by, prev_hash, hash
+        # One store a statement (a rebuild makes a row per event; tuples packed and unpacked cost a third more).
+        self.match_id = match_id
+        self.seq = seq
+        self.type = type
+        self.text = text
+        self._at = recorded_at
+        self.recorded_by = recorded_by
+        self.prev_hash = prev_hash
+        self.hash = hash
         self._data: Any = _UNREAD
         # The text is known to be the data's canonical JSON (`linked_data` or `link_texts` showed it).
         self.canonical = False
@@ -175,15 +184,18 @@ def rows_by_match(conn: Connection, match_ids: Iterable[str]) -> dict[str, list[
     if not ids:
         return out
     reader = _reader(conn.dialect)
-    # Not sorted by the database: PostgreSQL sorted the rows by match_id in its collation, and the sort was two
-    # thirds of the query's work; each match's rows are put in seq order here (already in it, mostly: a check).
-    for row in reader.rows(conn, f"match_id IN ({', '.join([reader.mark] * len(ids))})", ids):
+    # SQLite reads the primary key's index in its order, free; PostgreSQL sorted the rows by match_id in its
+    # collation, two thirds of the query's work, so there each match's rows are put in seq order here (already
+    # in it, mostly: a check).
+    where = f"match_id IN ({', '.join([reader.mark] * len(ids))})"
+    for row in reader.rows(conn, where + " ORDER BY match_id, seq" if reader.sqlite else where, ids):
         rows = out.get(row.match_id)
         if rows is None:
             rows = out[row.match_id] = []
         rows.append(row)
-    for rows in out.values():
-        rows.sort(key=_SEQ)
+    if not reader.sqlite:
+        for rows in out.values():
+            rows.sort(key=_SEQ)
     return out
 
 
@@ -211,8 +223,7 @@ class _Reader:
             except self._error as e:  # raised as SQLAlchemy raises it, whichever way the query ran
                 raise DBAPIError.instance(sql, params, e, self._error) from e
         if self._select is _SELECT_SPELLED:
-            return [EventRow(match_id, seq, type_, text, None, by, prev, hash_, time)
-                    for match_id, seq, type_, text, time, by, prev, hash_ in fetched]
+            return list(starmap(EventRow, fetched))
         read_time = self._time
         if read_time is None:
             return [EventRow(*r) for r in fetched]
