@@ -17,7 +17,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select
 
-from recorder.db import for_writing
+from recorder.db import autocommit_driver, for_writing
 from recorder.errors import Forbidden
 from recorder.inputs import MAX_NAME_CHARS, check_string
 from recorder.logfile import format_time
@@ -79,46 +79,21 @@ def authenticate(engine: Engine, token: str) -> Principal | None:
 
 
 def driver_row(engine: Engine, sql: str, params: tuple[Any, ...]) -> Any:
-    """The first row of `sql` (a read, its parameters marked `?`) run on a pooled connection's driver, or None."""
+    """The first row of `sql` (a read, its parameters marked `?`) run on a pooled connection's driver, in
+    autocommit (`recorder.db.autocommit_driver`: PostgreSQL 236 -> 51 µs a token lookup, wall), or None."""
     dialect = engine.dialect
     if dialect.paramstyle != "qmark":
         sql = sql.replace("?", "%s")
-    conn = engine.raw_connection()
-    # SQLite's connections are in autocommit already (recorder.db): the SELECT is its own read transaction. A
-    # psycopg connection is put in autocommit for it, so that it is one round trip, not BEGIN, the SELECT and
-    # the pool's ROLLBACK when it takes the connection back (PostgreSQL: 236 -> 51 µs a token lookup, wall).
-    driver: Any = conn.driver_connection if dialect.name == "postgresql" else None
-    try:
-        if driver is not None:
-            driver.autocommit = True
+    driver_error = dialect.loaded_dbapi.Error
+    with autocommit_driver(engine) as driver:
+        cur = driver.cursor()
         try:
-            return _lookup(conn, sql, params, dialect.loaded_dbapi.Error)
+            cur.execute(sql, params)
+            return cur.fetchone()
+        except driver_error as e:  # raised as SQLAlchemy would raise it, for the same handlers
+            raise DBAPIError.instance(sql, params, e, driver_error) from e
         finally:
-            if driver is not None:
-                _transactional_again(conn, driver)
-    finally:
-        conn.close()
-
-
-def _lookup(conn: Any, sql: str, params: tuple[Any, ...], driver_error: type[Exception]) -> Any:
-    cur = conn.cursor()
-    try:
-        cur.execute(sql, params)
-        return cur.fetchone()
-    except driver_error as e:  # raised as SQLAlchemy would raise it, for the same handlers
-        raise DBAPIError.instance(sql, params, e, driver_error) from e
-    finally:
-        cur.close()
-
-
-def _transactional_again(conn: Any, driver: Any) -> None:
-    """The connection back out of autocommit before the pool has it again; one that cannot be (it broke) is
-    dropped from the pool, never handed to a writer in autocommit."""
-    try:
-        driver.autocommit = False
-    except Exception:
-        conn.invalidate()
-        raise
+            cur.close()
 
 
 def list_tokens(engine: Engine) -> list[dict[str, object]]:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import select
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import event
@@ -58,6 +60,32 @@ WRITE_OPTION = "scorebook_write"
 def for_writing(engine: Engine) -> Engine:
     """The same engine (and pool), marked so that its transactions begin as writers."""
     return engine.execution_options(**{WRITE_OPTION: True})
+
+
+@contextmanager
+def autocommit_driver(engine: Engine) -> Iterator[Any]:
+    """A pooled connection's driver connection, each statement its own transaction: on PostgreSQL psycopg is
+    put in autocommit (no BEGIN sent before a query, no ROLLBACK when the pool takes the connection back: one
+    round trip, not three), and back out of it before the pool has the connection again — one that cannot be
+    (it broke) is dropped from the pool, never handed to a writer in autocommit. SQLite's connections are so
+    already (recorder.db leaves transactions to BEGIN)."""
+    conn = engine.raw_connection()
+    try:
+        driver: Any = conn.driver_connection
+        postgres = engine.dialect.name == "postgresql"
+        if postgres:
+            driver.autocommit = True
+        try:
+            yield driver
+        finally:
+            if postgres:
+                try:
+                    driver.autocommit = False
+                except Exception:
+                    conn.invalidate()
+                    raise
+    finally:
+        conn.close()
 
 
 def _lenient_text(raw: bytes) -> str:

@@ -40,7 +40,7 @@ from recorder.append_turns import AppendTurns
 from recorder.backup import Backup, BackupMatch
 from recorder.bag import Dealers, committed, retry_check, store_seed, verified, without_commitment
 from recorder.bag import start as bag_start
-from recorder.db import for_writing
+from recorder.db import autocommit_driver, for_writing
 from recorder.errors import BadRequest, ChainBroken, Conflict, ImportRefused, MatchNotFound, Refused
 from recorder.event_rows import EVENTS, EventRow, match_rows
 from recorder.fold_cache import BYTES_PER_STATE, UNKNOWN_GAME_BYTES, FoldCache, configured_bytes
@@ -318,18 +318,9 @@ class EventStore:
             return None
         envelopes, texts = chained(events, expected_seq + 1, stored.head, recorded_by)
         rows = _event_rows(match_id, envelopes, [e.event_id for e in events], texts)
-        raw = self.engine.raw_connection()
-        try:
-            driver = raw.driver_connection
-            driver.autocommit = True  # type: ignore[union-attr]
-            try:
-                if not self._sql.one_trip(driver, rows, match_id, expected_seq, fold.seq, utcnow()):
-                    return None
-            finally:
-                if not driver.closed:  # type: ignore[union-attr]
-                    driver.autocommit = False  # type: ignore[union-attr]
-        finally:
-            raw.close()
+        with autocommit_driver(self.engine) as driver:
+            if not self._sql.one_trip(driver, rows, match_id, expected_seq, fold.seq, utcnow()):
+                return None
         self._publish(match_id, StoredFold(fold, envelopes[-1]["hash"], fold.seq))
         return envelopes, fold
 
