@@ -274,7 +274,7 @@ def _check_destination(state: State, board: Board, hid: HatId, place: Place) -> 
     if isinstance(place, Hole):
         occupant = board.in_hole.get(place)
         if occupant is not None and occupant != hid:
-            if hid in board.above(occupant):
+            if hid in board.hats and hid in board.above(occupant):
                 raise IllegalEvent(
                     f"{hat_name(state, hid)} is already in the stack standing in {hole_name(state, place)} "
                     f"({place_text(state, state.hats[hid].place)})"
@@ -298,7 +298,8 @@ def _check_destination(state: State, board: Board, hid: HatId, place: Place) -> 
             f"{hat_name(state, target)} was launched after HATS OFF and counts for nothing; "
             "nothing can be nested in it"
         )
-    if hid in board.below(target):
+    on_board = hid in board.hats  # a hat being launched is on no stack yet: nothing below or above to look for
+    if on_board and hid in board.below(target):
         raise IllegalEvent(
             f"{hat_name(state, target)} sits in {hat_name(state, hid)}'s stack and moves with it; "
             "a hat cannot be nested inside its own stack"
@@ -309,7 +310,7 @@ def _check_destination(state: State, board: Board, hid: HatId, place: Place) -> 
         raise IllegalEvent(f"{hat_name(state, target)} is {where}; a hat nests only into a hat standing in a hole")
     held = board.holder.get(target)
     if held is not None and held != hid:
-        if hid in board.above(target):
+        if on_board and hid in board.above(target):
             raise IllegalEvent(
                 f"{hat_name(state, hid)} is already in {hat_name(state, target)}'s stack "
                 f"({place_text(state, state.hats[hid].place)}); {hat_name(state, target)} holds "
