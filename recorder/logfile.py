@@ -27,7 +27,7 @@ from projections.events import Event
 from projections.timeline import Fold
 from recorder.errors import BadRequest, ImportRefused
 from recorder.inputs import MAX_DEPTH, check_event, check_recorded_by
-from recorder.readable import dumps_strictly, unreadable_reason
+from recorder.readable import dumps_strictly, one_shot, unreadable_reason
 
 GENESIS = "0" * 64
 # FORMAT.md's envelope, in its order; `hash` follows, over the canonical JSON of these.
@@ -40,12 +40,12 @@ EXPORT_KEYS = (*ENVELOPE_KEYS, "hash")
 
 # One encoder for every hash: `json.dumps` with options builds a new encoder on each call, which cost a
 # third of hashing a stored row.
-_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+_CANONICAL = one_shot(json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False))
 
 
 def canonical_json(obj: Any) -> bytes:
     """Sorted keys, no spaces, UTF-8 as is: the bytes an event's hash is taken over."""
-    return _CANONICAL.encode(obj).encode("utf-8")
+    return _CANONICAL(obj).encode("utf-8")
 
 
 def event_hash(envelope_without_hash: Mapping[str, Any]) -> str:
@@ -55,7 +55,7 @@ def event_hash(envelope_without_hash: Mapping[str, Any]) -> str:
 def stored_event_hash(seq: int, type: str, data_text: str, recorded_at: str, recorded_by: str, prev_hash: str) -> str:
     """`event_hash` of an envelope whose data is given as its canonical JSON text (the store writes data so):
     the hashed bytes put together around it, without decoding and encoding the data again."""
-    enc = _CANONICAL.encode
+    enc = _CANONICAL
     body = (f'{{"data":{data_text},"prev_hash":{enc(prev_hash)},"recorded_at":{enc(recorded_at)},'
             f'"recorded_by":{enc(recorded_by)},"seq":{seq if seq.__class__ is int else enc(seq)},"type":{enc(type)}}}')
     return hashlib.sha256(body.encode("utf-8")).hexdigest()

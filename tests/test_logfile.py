@@ -8,6 +8,8 @@ import sys
 from datetime import datetime, timezone
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from recorder.errors import ImportRefused
 from recorder.logfile import (
@@ -223,3 +225,32 @@ def test_a_plain_line_is_checked_and_stored_as_a_line_with_more_keys_is(obj: dic
             return (type(e), str(e), e.line)
 
     assert outcome(obj) == outcome({**obj, "recorded_by": "desk"})
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_JSON)
+def test_the_encoders_made_once_write_what_json_writes(value: object) -> None:
+    """`readable.one_shot`: the stored spelling and the hashed one, the same text (or the same error) as
+    `JSONEncoder.encode` for any JSON value, NaN and infinities included."""
+    import json
+
+    from recorder.readable import one_shot
+
+    for encoder in (json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False),
+                    json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)):
+        try:
+            expected: object = encoder.encode(value)
+        except ValueError as e:
+            expected = str(e)
+        try:
+            got: object = one_shot(encoder)(value)
+        except ValueError as e:
+            got = str(e)
+        assert got == expected
