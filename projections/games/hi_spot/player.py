@@ -97,7 +97,7 @@ class _Table:
             stack = self.state.tray[move["data"]["section"] - 1]
             self.emit("tile_placed", move["data"])
             last = self.state.last
-            if last is not None and last.cleared:  # clear_full_stacks: the stack goes back into the bag
+            if last is not None and last[8]:  # cleared (clear_full_stacks): the stack goes back into the bag
                 self.bag += [t for t, _ in stack.layers] if stack is not None else []
                 self.bag.append(move["data"]["tile"])
                 self.rng.shuffle(self.bag)

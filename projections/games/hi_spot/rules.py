@@ -95,16 +95,11 @@ def tiles_held(rack: Rack) -> int:
     return len(rack[0]) + rack[1]
 
 
-class Placement(NamedTuple):
-    seat: int
-    tile: str
-    section: int  # 1–9
-    mask: int
-    stack: int  # uid of the stack it went on
-    stack_dots: int  # the stack's dots after it
-    new_stack: bool
-    nine: bool
-    cleared: bool  # the full stack went back into the bag (clear_full_stacks)
+# A placement: (seat, tile, section 1–9, mask, uid of the stack it went on, the stack's dots after it, new stack,
+# nine, cleared: the full stack went back into the bag). A plain tuple, like a rack: one is built per placement and
+# kept by the turn and the state, and the cyclic collector untracks a plain tuple of ints and strings at its first
+# pass (then the turn's tuple of placements too), where it tracks a named tuple for good.
+Placement = tuple[int, str, int, int, int, int, bool, bool, bool]
 
 
 # A segment either starts one new stack and builds it (a), or adds to stacks already on the tray (b).
@@ -703,7 +698,7 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
     segment: SegmentKind | None = None  # a 9 or an emptied rack ends the segment; the player may go on with another
     if not nine and (known or hidden):
         segment = seg or ("new_stack" if is_new else "add_to_existing")
-    placement = _tuple(Placement, (seat, tile, section, mask, uid, grown_dots, is_new, nine, cleared))
+    placement = (seat, tile, section, mask, uid, grown_dots, is_new, nine, cleared)
     if uid in added:
         points += grown_dots - stack_mask.bit_count()
     else:

@@ -48,15 +48,16 @@ def _stack_json(state: State, stack: Stack | None, section: int) -> dict[str, An
 
 
 def _placement_json(state: State, p: Placement) -> dict[str, Any]:
+    seat, tile, section, mask, _, stack_dots, new_stack, nine, cleared = p
     return {
-        "player": state.players[p.seat].id,
-        "tile": p.tile,
-        "section": p.section,
-        "dots": positions_of(p.mask),
-        "stack_dots": p.stack_dots,
-        "new_stack": p.new_stack,
-        "nine": p.nine,
-        "cleared": p.cleared,
+        "player": state.players[seat].id,
+        "tile": tile,
+        "section": section,
+        "dots": positions_of(mask),
+        "stack_dots": stack_dots,
+        "new_stack": new_stack,
+        "nine": nine,
+        "cleared": cleared,
     }
 
 
@@ -173,18 +174,18 @@ def describe(before: State, event: Event, after: State) -> Annotation:
             return Annotation(f"{who} emptied the rack and drew {_tiles_words(tiles)} to go on", pid)
         return Annotation(f"{who} refilled the rack: {_tiles_words(tiles)}", pid)
     if t == "tile_placed":
-        p = after.last
-        assert p is not None
-        text = f"{who} placed {_tile_words(after, p.tile)} at {positions_of(p.mask)} in section {p.section}"
+        assert after.last is not None
+        _, tile, section, mask, _, stack_dots, new_stack, nine, cleared = after.last
+        text = f"{who} placed {_tile_words(after, tile)} at {positions_of(mask)} in section {section}"
         tags: list[str] = []
-        if p.new_stack:
+        if new_stack:
             text += ", starting a new stack"
             tags.append("new_stack")
-        if p.nine:
-            text += ": full stack, 9" + (" (back into the bag)" if p.cleared else "")
+        if nine:
+            text += ": full stack, 9" + (" (back into the bag)" if cleared else "")
             tags.append("full_stack")
         else:
-            text += f": stack of {p.stack_dots}"
+            text += f": stack of {stack_dots}"
         text += f"; turn so far {turn_points(after, after.turn)}"
         return Annotation(text, pid, tuple(tags))
     if t == "tiles_exchanged":
@@ -193,9 +194,9 @@ def describe(before: State, event: Event, after: State) -> Annotation:
     if t == "turn_ended":
         assert before.turn is not None and seat is not None
         turn = before.turn
-        section = {p.stack: p.section for p in turn.placed}
+        section_of = {p[4]: p[2] for p in turn.placed}  # a placement's stack uid, and its section
         scored = stack_points(before, turn)
-        words = [f"{pts} (section {section[uid]})" for uid, pts in scored.items()]
+        words = [f"{pts} (section {section_of[uid]})" for uid, pts in scored.items()]
         points = sum(scored.values())
         text = f"{who} ended the turn: {' + '.join(words)} = {points} points, total {after.totals[seat]}"
         tags = []
@@ -225,7 +226,7 @@ def marks(before: State, event: Event, after: State) -> Mark:
     if t == "tile_placed":
         p = after.last
         assert p is not None
-        return pid, (("new_stack",) if p.new_stack else ()) + (("full_stack",) if p.nine else ())
+        return pid, (("new_stack",) if p[6] else ()) + (("full_stack",) if p[7] else ())  # new stack, nine
     if t == "tiles_exchanged":
         return pid, ("exchange",)
     if t == "turn_ended" and after.phase is not Phase.FINISHED and after.end_reason == "going_out":
