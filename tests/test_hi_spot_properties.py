@@ -29,7 +29,7 @@ LIGHT = tile_set(
 
 def check_accounting(s: State) -> None:
     """Every tile is in exactly one place: the tray, a rack (known or hidden), set aside, or the bag."""
-    on_tray = [t for st_ in s.tray if st_ is not None for t, _ in st_.layers]
+    on_tray = [t for st_ in s.tray if st_ is not None for t, _ in st_[2]]  # the stacks' layers
     known = on_tray + [t for r in s.racks for t in r[0]] + list(s.aside)
     assert len(known) == len(set(known))
     assert set(known) == s.located
@@ -37,7 +37,8 @@ def check_accounting(s: State) -> None:
         assert len(on_tray) + sum(tiles_held(r) for r in s.racks) + len(s.aside) + s.bag == len(s.tiles)
     for stack in s.tray:
         if stack is not None:  # no dot covers another
-            assert sum(bin(m).count("1") for _, m in stack.layers) == stack.dots
+            _, mask, layers, _ = stack
+            assert sum(bin(m).count("1") for _, m in layers) == bin(mask).count("1")
     # The points a turn keeps up to date are those its stacks score now.
     assert turn_points(s, s.turn) == (sum(stack_points(s, s.turn).values()) if s.turn is not None else 0)
 

@@ -146,7 +146,7 @@ def _loose_tiles(fits: bool) -> list[str]:
     state = fold_dicts(lines[:64]).state
     tiles = state.tiles
     stacks = [s for s in state.tray if s is not None]
-    fitting = {t for s in stacks for t in tiles.ids if t in tiles.fitting(s.mask, state.allow_flip)}
+    fitting = {t for s in stacks for t in tiles.ids if t in tiles.fitting(s[1], state.allow_flip)}  # a stack's mask
     loose = [t for t in sorted(tiles.ids) if not state.located_bits & tiles.bits[t]]
     return [t for t in loose if (t in fitting) == fits]
 

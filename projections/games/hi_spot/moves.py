@@ -43,11 +43,12 @@ def placements(state: State, seat: int, tiles: list[str] | tuple[str, ...]) -> l
                     continue
                 masks, gain, old_mask = state.tiles.orientations(tile, flip), 0, 0
             else:
-                if stack.full or (seg == "new_stack" and stack.uid != turn.new_stack):
+                uid, stack_mask = stack[0], stack[1]
+                if stack_mask == FULL or (seg == "new_stack" and uid != turn.new_stack):
                     continue
-                masks = tuple(o for o in state.tiles.orientations(tile, flip) if not o & stack.mask)
-                was = (9 if stack.uid in turn.nines else stack.dots) if stack.uid in turn.added else 0
-                gain, old_mask = -was, stack.mask
+                masks = tuple(o for o in state.tiles.orientations(tile, flip) if not o & stack_mask)
+                was = (9 if uid in turn.nines else dot_count(stack_mask)) if uid in turn.added else 0
+                gain, old_mask = -was, stack_mask
             for o in masks:
                 dots = dot_count(old_mask | o)
                 nine = dots == 9
@@ -57,7 +58,7 @@ def placements(state: State, seat: int, tiles: list[str] | tuple[str, ...]) -> l
                 elif stack is None or seg == "new_stack":  # the segment builds this stack: only it takes more
                     goes_on = any(r in state.tiles.fitting(after, flip) for r in rest)
                 else:
-                    goes_on = _can_add_more(state, stack.uid, after, rest)
+                    goes_on = _can_add_more(state, stack[0], after, rest)
                 out.append(
                     {
                         "type": "tile_placed",
@@ -85,7 +86,7 @@ def _next_segment(
     not full; with tiles left, they start a stack or one of the known ones fits a stack."""
     cleared = after == FULL and bool(state.options["clear_full_stacks"])
     may_start = turn.new_stack is None and stack is not None  # a placement on an empty section starts the stack
-    tray = [s.mask if s is not None else None for s in state.tray]
+    tray = [s[1] if s is not None else None for s in state.tray]  # the stacks' masks
     tray[section] = None if cleared else after
     open_stacks = [m for m in tray if m is not None and m != FULL]
     if may_start and None in tray:
@@ -100,7 +101,7 @@ def _can_add_more(state: State, uid: int, after: int, rest: list[str]) -> bool:
     for s in state.tray:
         if s is None:
             continue
-        mask = after if s.uid == uid else s.mask
+        mask = after if s[0] == uid else s[1]
         if mask != FULL and any(r in state.tiles.fitting(mask, state.allow_flip) for r in rest):
             return True
     return False

@@ -98,7 +98,7 @@ class _Table:
             self.emit("tile_placed", move["data"])
             last = self.state.last
             if last is not None and last[8]:  # cleared (clear_full_stacks): the stack goes back into the bag
-                self.bag += [t for t, _ in stack.layers] if stack is not None else []
+                self.bag += [t for t, _ in stack[2]] if stack is not None else []  # its layers
                 self.bag.append(move["data"]["tile"])
                 self.rng.shuffle(self.bag)
         need = refill_needed(self.state, seat)

@@ -68,20 +68,12 @@ class Phase(StrEnum):
     FINISHED = "finished"
 
 
-# Stacks, racks and placements are named tuples: several are built per event, and a tuple is built in C.
-class Stack(NamedTuple):
-    uid: int  # identity within the match: a stack cleared by a 9 and a later one in that section differ
-    mask: int  # the positions its dots cover
-    layers: tuple[tuple[str, int], ...]  # (tile, covered positions) bottom to top
-    placed_by: tuple[int, ...] = ()  # the seat that placed each layer, for the board drawing
-
-    @property
-    def dots(self) -> int:
-        return dot_count(self.mask)
-
-    @property
-    def full(self) -> bool:
-        return self.mask == FULL
+# A stack: (uid, mask, layers, placed_by). uid: its identity within the match (a stack cleared by a 9 and a later
+# one in that section differ); mask: the positions its dots cover; layers: (tile, covered positions) bottom to top;
+# placed_by: the seat that placed each layer, for the board drawing. A plain tuple, like a rack: one is built per
+# placement, and the cyclic collector untracks a plain tuple of ints and strings at its first pass (then the tray
+# holding it), where it tracks a named tuple, and the tray holding one, for good.
+Stack = tuple[int, int, tuple[tuple[str, int], ...], tuple[int, ...]]
 
 
 # A seat's rack: (the tiles known, how many were drawn unseen by the recorder). A plain tuple, not a named tuple:
@@ -171,7 +163,7 @@ class State:
 def stack_points(state: State, turn: Turn) -> dict[int, int]:
     """What each stack added to this turn scores if the turn ended now (first-touch order): 9 when
     brought to 9 (even if cleared from the tray since), else its current dots."""
-    dots = {s.uid: s.dots for s in state.tray if s is not None}
+    dots = {s[0]: dot_count(s[1]) for s in state.tray if s is not None}  # uid: dots
     return {uid: 9 if uid in turn.nines else dots[uid] for uid in turn.added}
 
 
@@ -193,7 +185,7 @@ def _first_place(state: State, tiles: AbstractSet[str]) -> tuple[int, str | None
             return i, None
     for i, stack in enumerate(state.tray, start=1):
         assert stack is not None
-        fits = tiles & state.tiles.fitting(stack.mask, state.allow_flip)
+        fits = tiles & state.tiles.fitting(stack[1], state.allow_flip)  # the stack's mask
         if fits:
             return i, min(fits)
     return None
@@ -201,7 +193,7 @@ def _first_place(state: State, tiles: AbstractSet[str]) -> tuple[int, str | None
 
 def blocking_reason(state: State) -> str | None:
     """Why the round is *not* blocked (None when it is): an empty section, or a loose tile that fits."""
-    on_tray = {t for s in state.tray if s is not None for t, _ in s.layers}
+    on_tray = {t for s in state.tray if s is not None for t, _ in s[2]}  # the stacks' layers
     place = _first_place(state, state.tiles.ids - on_tray)
     if place is None:
         return None
@@ -267,7 +259,7 @@ def can_play(state: State, rack: Rack) -> str | None:
 
 def _where(state: State, tile: str) -> str:
     for i, stack in enumerate(state.tray, start=1):
-        if stack is not None and any(t == tile for t, _ in stack.layers):
+        if stack is not None and any(t == tile for t, _ in stack[2]):  # the stack's layers
             return f"on the tray in section {i}"
     for seat, rack in enumerate(state.racks):
         if tile in rack[0]:
@@ -651,7 +643,7 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
     placed_by: tuple[int, ...]
     if stack is None:
         if new_stack is not None:
-            where = next((i for i, s in enumerate(tray, 1) if s and s.uid == new_stack), None)
+            where = next((i for i, s in enumerate(tray, 1) if s and s[0] == new_stack), None)
             started = f" (section {where})" if where else ""
             raise IllegalEvent(f"{what}: section {section} is empty and you already started a stack this turn{started}")
         if seg is not None:
@@ -705,7 +697,7 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
         added += (uid,)
         points += grown_dots
     new_tray = list(tray)  # `_set`, inline
-    new_tray[section - 1] = None if cleared else _tuple(Stack, (uid, grown_mask, layers, placed_by + (seat,)))
+    new_tray[section - 1] = None if cleared else (uid, grown_mask, layers, placed_by + (seat,))
     new_racks = list(racks)
     new_racks[seat] = (known, hidden)
     new = state.__dict__.copy()  # `fields_of` and `rebuilt`, inline: the most frequent event

@@ -23,7 +23,7 @@ from projections.games.hi_spot.rules import (
     tiles_held,
     turn_points,
 )
-from projections.games.hi_spot.tiles import load_tile_set, positions_of
+from projections.games.hi_spot.tiles import FULL, dot_count, load_tile_set, positions_of
 from projections.protocol import Annotation, Mark
 
 # ---------------------------------------------------------------- state JSON
@@ -32,16 +32,17 @@ from projections.protocol import Annotation, Mark
 def _stack_json(state: State, stack: Stack | None, section: int) -> dict[str, Any]:
     if stack is None:
         return {"section": section, "stack": None}
+    uid, mask, layers, placed_by = stack
     return {
         "section": section,
         "stack": {
-            "id": stack.uid,
-            "dots": stack.dots,
-            "covered": positions_of(stack.mask),
-            "full": stack.full,
+            "id": uid,
+            "dots": dot_count(mask),
+            "covered": positions_of(mask),
+            "full": mask == FULL,
             "tiles": [
                 {"tile": t, "dots": positions_of(m), "player": state.players[seat].id}
-                for (t, m), seat in zip(stack.layers, stack.placed_by, strict=True)
+                for (t, m), seat in zip(layers, placed_by, strict=True)
             ],
         },
     }
