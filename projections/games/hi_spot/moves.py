@@ -16,6 +16,7 @@ from projections.games.hi_spot.rules import (
     Turn,
     blocking_reason,
     can_play,
+    fresh_turn,
     refill_needed,
     tiles_held,
     turn_points,
@@ -27,11 +28,12 @@ def placements(state: State, seat: int, tiles: list[str] | tuple[str, ...]) -> l
     """Every legal placement of `tiles` (the player's rack, as far as the caller knows it) right now."""
     if state.phase is not Phase.PLAY or state.current != seat:
         return []
-    turn = state.turn or Turn(seat)
-    if turn.refilled or tiles_held(state.racks[seat]) == 0:
+    turn = state.turn or fresh_turn(seat)
+    _, _, added, nines, new_stack, seg, _, refilled = turn
+    if refilled or tiles_held(state.racks[seat]) == 0:
         return []
-    seg, flip = turn.segment, state.allow_flip
-    may_start = turn.new_stack is None and seg is None
+    flip = state.allow_flip
+    may_start = new_stack is None and seg is None
     base = turn_points(state, turn)
     left = tiles_held(state.racks[seat]) - 1
     out: list[dict[str, Any]] = []
@@ -44,10 +46,10 @@ def placements(state: State, seat: int, tiles: list[str] | tuple[str, ...]) -> l
                 masks, gain, old_mask = state.tiles.orientations(tile, flip), 0, 0
             else:
                 uid, stack_mask = stack[0], stack[1]
-                if stack_mask == FULL or (seg == "new_stack" and uid != turn.new_stack):
+                if stack_mask == FULL or (seg == "new_stack" and uid != new_stack):
                     continue
                 masks = tuple(o for o in state.tiles.orientations(tile, flip) if not o & stack_mask)
-                was = (9 if uid in turn.nines else dot_count(stack_mask)) if uid in turn.added else 0
+                was = (9 if uid in nines else dot_count(stack_mask)) if uid in added else 0
                 gain, old_mask = -was, stack_mask
             for o in masks:
                 dots = dot_count(old_mask | o)
@@ -85,7 +87,7 @@ def _next_segment(
     (a cleared 9 puts its tiles back), and then any tile drawn may start a stack or go on one that is
     not full; with tiles left, they start a stack or one of the known ones fits a stack."""
     cleared = after == FULL and bool(state.options["clear_full_stacks"])
-    may_start = turn.new_stack is None and stack is not None  # a placement on an empty section starts the stack
+    may_start = turn[4] is None and stack is not None  # turn[4]: its new stack (an empty section starts one)
     tray = [s[1] if s is not None else None for s in state.tray]  # the stacks' masks
     tray[section] = None if cleared else after
     open_stacks = [m for m in tray if m is not None and m != FULL]

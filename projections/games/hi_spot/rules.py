@@ -18,7 +18,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal
 
 from projections.errors import IllegalEvent
 from projections.games.hi_spot.tiles import (
@@ -100,17 +100,15 @@ Placement = tuple[int, str, int, int, int, int, bool, bool, bool]
 SegmentKind = Literal["new_stack", "add_to_existing"]
 
 
-class Turn(NamedTuple):  # a named tuple like the values above: one is built per placement
-    seat: int
-    placed: tuple[Placement, ...] = ()
-    added: tuple[int, ...] = ()  # stacks added to this turn, in first-touch order
-    nines: frozenset[int] = frozenset()  # stacks brought to 9 this turn
-    new_stack: int | None = None  # the one stack this turn may start
-    segment: SegmentKind | None = None  # None: the next placement begins a segment
-    # `turn_points`, kept up to date by each placement: the stacks added to only grow during the turn, so a
-    # placement adds the stack's dots after it, less those it counted already (9 for a 9: a full stack's dots).
-    points: int = 0
-    refilled: bool = False  # the end-of-turn refill is drawn: only turn_ended may follow (the last field)
+# A turn: (seat, placed, added, nines, new_stack, segment, points, refilled). placed: its placements; added: the
+# stacks added to, in first-touch order; nines: the stacks brought to 9 (each once); new_stack: the one stack it
+# may start; segment: None when the next placement begins a segment; points: `turn_points`, kept up to date by each
+# placement (the stacks added to only grow during the turn, so a placement adds the stack's dots after it, less
+# those it counted already: 9 for a 9, a full stack's dots); refilled: the end-of-turn refill is drawn, only
+# turn_ended may follow (the last field). A plain tuple of plain tuples, like a rack: one is built per placement
+# and draw, and the cyclic collector untracks it at its first pass, where it tracks a named tuple (or a tuple
+# holding a frozenset) for good.
+Turn = tuple[int, tuple[Placement, ...], tuple[int, ...], tuple[int, ...], int | None, SegmentKind | None, int, bool]
 
 
 @dataclass(frozen=True)
@@ -164,12 +162,13 @@ def stack_points(state: State, turn: Turn) -> dict[int, int]:
     """What each stack added to this turn scores if the turn ended now (first-touch order): 9 when
     brought to 9 (even if cleared from the tray since), else its current dots."""
     dots = {s[0]: dot_count(s[1]) for s in state.tray if s is not None}  # uid: dots
-    return {uid: 9 if uid in turn.nines else dots[uid] for uid in turn.added}
+    _, _, added, nines, *_ = turn
+    return {uid: 9 if uid in nines else dots[uid] for uid in added}
 
 
 def turn_points(state: State, turn: Turn | None) -> int:
     """The turn's score if it ended now: the sum of its `stack_points`, kept with the turn."""
-    return turn.points if turn is not None else 0
+    return turn[6] if turn is not None else 0  # its points
 
 
 def refill_needed(state: State, seat: int) -> int:
@@ -345,7 +344,6 @@ def _check_in_bag(state: State, tiles: list[str | None], what: str, back: int = 
 
 
 _PLAY, _RACKS, _FINISHED = Phase.PLAY, Phase.RACKS, Phase.FINISHED  # `Phase.X` goes through the enum's metaclass
-_tuple = tuple.__new__  # named tuples built straight from a tuple, in C (their `__new__` is a Python function)
 _new, _setattr = object.__new__, object.__setattr__  # a state from a changed copy of its fields (`rebuilt`, inline)
 
 
@@ -471,7 +469,7 @@ def _tiles_drawn(state: State, data: Mapping[str, Any]) -> State:
     racks, bag = state.racks, state.bag
     held, hidden = racks[seat]
     want = min(state.rack_size - len(held) - hidden, bag)
-    if not turn.placed or turn.refilled or not want or len(raw) != want:
+    if not turn[1] or turn[7] or not want or len(raw) != want:  # nothing placed, or refilled
         return _tiles_drawn_checked(state, data)
     bits, taken, drawn = state.tiles.bits, state.located_bits, 0
     for t in raw:
@@ -488,7 +486,7 @@ def _tiles_drawn(state: State, data: Mapping[str, Any]) -> State:
     new["located_bits"] = taken | drawn
     new["bag"] = bag - want
     # A draw into an emptied rack is the mid-turn refill: the player may go on with a new segment.
-    new["turn"] = _tuple(Turn, (*turn[:-1], bool(held or hidden)))  # `refilled` is the last field
+    new["turn"] = (*turn[:-1], bool(held or hidden))  # `refilled` is the last field
     out = _new(State)
     _setattr(out, "__dict__", new)
     return out
@@ -509,12 +507,12 @@ def _tiles_drawn_checked(state: State, data: Mapping[str, Any]) -> State:
         if phase is not _PLAY or state.current != seat:
             _expect_turn(state, seat, what)  # refuses
         turn = state.turn
-        if turn is None or not turn.placed:
+        if turn is None or not turn[1]:  # nothing placed
             raise IllegalEvent(
                 f"{what}: {state.name(seat)} has placed no tile this turn; a turn needs a placement first "
                 "(or tiles_exchanged when nothing fits)"
             )
-        if turn.refilled:
+        if turn[7]:  # refilled
             raise IllegalEvent(f"{what}: {state.name(seat)} has already refilled the rack; record turn_ended")
         want = refill_needed(state, seat)
         if want == 0:
@@ -543,7 +541,7 @@ def _tiles_drawn_checked(state: State, data: Mapping[str, Any]) -> State:
         return evolve(state, racks=racks, located_bits=located, bag=bag, racks_drawn=drawn_by)
     # A draw into an emptied rack is the mid-turn refill: the player may go on with a new segment.
     assert state.turn is not None
-    turn = _tuple(Turn, (*state.turn[:-1], bool(rack[0] or rack[1])))  # `refilled` is the last field
+    turn = (*state.turn[:-1], bool(rack[0] or rack[1]))  # `refilled` is the last field
     return evolve(state, racks=racks, located_bits=located, bag=bag, turn=turn)
 
 
@@ -580,9 +578,9 @@ def _dots_field_checked(state: State, data: Mapping[str, Any], tile: str, what: 
 
 
 @cache
-def _fresh_turn(seat: int) -> Turn:
+def fresh_turn(seat: int) -> Turn:
     """A turn with nothing placed yet (immutable, so one per seat serves every turn)."""
-    return Turn(seat)
+    return (seat, (), (), (), None, None, 0, False)
 
 
 def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
@@ -593,7 +591,7 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
         seat = _seat(state, data, what)
     if state.phase is not _PLAY or state.current != seat:
         _expect_turn(state, seat, what)  # refuses
-    turn = state.turn or _fresh_turn(seat)
+    turn = state.turn or fresh_turn(seat)
     # Named tuples unpacked once: each `turn.x` is a descriptor call (3.11 does not specialise them).
     turn_seat, placed, added, nines, new_stack, seg, points, refilled = turn
     racks = state.racks
@@ -705,16 +703,16 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
     new["racks"] = tuple(new_racks)
     new["located_bits"] = located
     new["bag"] = bag
-    new["turn"] = _tuple(Turn, (
+    new["turn"] = (
         turn_seat,
         placed + (placement,),
         added,
-        nines | {uid} if nine else nines,
+        nines + (uid,) if nine else nines,
         uid if is_new else new_stack,
         segment,
         points,
         refilled,
-    ))
+    )
     new["next_uid"] = next_uid
     new["last"] = placement
     out = _new(State)
@@ -731,7 +729,7 @@ def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
     if state.phase is not _PLAY or state.current != seat:
         _expect_turn(state, seat, what)  # refuses
     turn = state.turn
-    if turn is None or not turn.placed:
+    if turn is None or not turn[1]:  # nothing placed
         raise IllegalEvent(
             f"{what}: {state.name(seat)} has placed no tile; a turn needs a placement (or tiles_exchanged when "
             "nothing fits)"
@@ -741,7 +739,7 @@ def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
     need = min(state.rack_size - len(known) - hidden, bag)  # `refill_needed`
     if need:
         raise IllegalEvent(f"{what}: {state.name(seat)} must first refill the rack: draw {plural(need)}")
-    points = turn.points  # `turn_points`
+    points = turn[6]  # `turn_points`
     added = list(state.totals)  # `_add`, inline, for the totals and the running round
     added[seat] += points
     totals = tuple(added)
@@ -875,7 +873,7 @@ def _round_ended(state: State, data: Mapping[str, Any]) -> State:
     if state.phase is not Phase.PLAY:
         raise IllegalEvent(f"{what}: {_phase_words(state)}")
     if state.turn is not None:
-        raise IllegalEvent(f"{what}: {state.name(state.turn.seat)}'s turn is running; round_ended comes between turns")
+        raise IllegalEvent(f"{what}: {state.name(state.turn[0])}'s turn is running; round_ended comes between turns")
     why_not = None if _blocked(state) else blocking_reason(state)
     if why_not is not None:
         raise IllegalEvent(f"{what}: the round is not blocked: {why_not}")

@@ -100,14 +100,14 @@ def to_json(state: State) -> dict[str, Any]:
         "turn": None
         if turn is None
         else {
-            "player": ids[turn.seat],
-            "placements": [_placement_json(state, p) for p in turn.placed],
+            "player": ids[turn[0]],
+            "placements": [_placement_json(state, p) for p in turn[1]],
             "points": turn_points(state, turn),
-            "nines": len(turn.nines),
-            "new_stack_started": turn.new_stack is not None,
-            "segment": turn.segment,
-            "refilled": turn.refilled,
-            "refill_needed": refill_needed(state, turn.seat),
+            "nines": len(turn[3]),
+            "new_stack_started": turn[4] is not None,
+            "segment": turn[5],
+            "refilled": turn[7],
+            "refill_needed": refill_needed(state, turn[0]),
         },
         "blocked": is_blocked(state) and turn is None,
         "last_placement": _placement_json(state, state.last) if state.last else None,
@@ -195,7 +195,7 @@ def describe(before: State, event: Event, after: State) -> Annotation:
     if t == "turn_ended":
         assert before.turn is not None and seat is not None
         turn = before.turn
-        section_of = {p[4]: p[2] for p in turn.placed}  # a placement's stack uid, and its section
+        section_of = {p[4]: p[2] for p in turn[1]}  # a placement's stack uid, and its section
         scored = stack_points(before, turn)
         words = [f"{pts} (section {section_of[uid]})" for uid, pts in scored.items()]
         points = sum(scored.values())
