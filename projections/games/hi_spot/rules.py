@@ -630,7 +630,7 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
                 break
             mask |= 1 << p
         # A pattern the tile can cover has its dots, so only a position listed twice is left to see.
-        if mask not in tiles.placements(state.allow_flip)[tile] or mask.bit_count() != len(dots):
+        if mask not in tiles.patterns[state.allow_flip][tile] or mask.bit_count() != len(dots):
             mask = -1
     if mask < 0:
         mask = _dots_field_checked(state, data, tile, what)

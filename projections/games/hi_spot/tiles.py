@@ -74,7 +74,8 @@ class TileSet:
         # and the patterns it may cover as placed (with and without turning over).
         self.dot_counts: dict[str, int] = {t: dot_count(m) for t, m in tiles.items()}
         self.bits: dict[str, int] = {t: 1 << i for i, t in enumerate(tiles)}
-        self._placements = {
+        # `placements` by allow_flip: read without a method call on every placement.
+        self.patterns: dict[bool, dict[str, frozenset[int]]] = {
             flip: {t: frozenset(orientations(m, flip)) for t, m in tiles.items()} for flip in (False, True)
         }
         self._fitting: dict[tuple[int, bool], frozenset[str]] = {}
@@ -94,7 +95,7 @@ class TileSet:
 
     def placements(self, allow_flip: bool) -> dict[str, frozenset[int]]:
         """Each tile's `orientations`, as a set."""
-        return self._placements[allow_flip]
+        return self.patterns[allow_flip]
 
     def tiles_of(self, bits: int) -> frozenset[str]:
         """The tiles of a bit set made with `bits`."""
