@@ -4,7 +4,10 @@ SQLite lets one writer in at a time. A writer that finds the lock taken sleeps i
 (1, 2, 5, 10 … ms) and is not woken when it is free, so this process's appenders queue on a lock of their
 own first, and each starts the moment the one before commits (other processes, and other writes, still
 meet SQLite's wait). Taking turns, they can share one connection, kept open: checking a connection out of
-the pool and back in (its reset included) cost a sixth of an append's own CPU.
+the pool and back in (its reset included) cost a sixth of an append's own CPU. A store's first append still
+borrows a pooled connection: a store made for one append (a script, the first append after a restart) would
+otherwise take a connection out of the pool for good, and the pool would open a new one (SQLite reads the
+schema again on it) for the next taker.
 
 PostgreSQL lets appends to different matches run at once: each takes a pooled connection of its own.
 """
@@ -29,6 +32,7 @@ class AppendTurns:
         # An in-memory database is one per connection of its pool's thread: nothing kept, a connection each time.
         self._keep = writer.url.database not in (None, "", ":memory:")
         self._kept: Connection | None = None
+        self._borrowed = False  # the first turn was taken on a pooled connection
         self._driver: Any = None  # the kept connection's own: closed by hand, as an invalidated one is not
 
     @contextmanager
@@ -38,7 +42,8 @@ class AppendTurns:
                 yield conn
             return
         with self._lock:
-            if not self._keep:
+            if not self._keep or not self._borrowed:
+                self._borrowed = True
                 with self._writer.connect() as conn, conn.begin():
                     yield conn
                 return

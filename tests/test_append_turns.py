@@ -110,3 +110,20 @@ def test_appends_from_threads_take_turns_without_losing_one(tmp_path: Path) -> N
         assert [book.summary(i)["seq"] for i in ids] == [11] * 4
         positions = [e["position"] for e in book.events_after(0, limit=1000)]
         assert positions == list(range(1, 45))  # 4 starts and 40 appends, in commit order, no gap
+
+
+def test_a_store_used_for_one_append_gives_its_connection_back_to_the_pool(file_engine: Engine) -> None:
+    """A store made for one append (a script, the first append after a restart) keeps no connection: the pool
+    keeps its own, opened once, rather than opening another for the next taker."""
+    with file_engine.connect() as conn:
+        pooled = _driver(conn)
+    turns = AppendTurns(for_writing(file_engine))
+    with turns.transaction() as conn:
+        assert _driver(conn) is pooled
+    with file_engine.connect() as conn:
+        assert _driver(conn) is pooled  # back in the pool, not kept
+    with turns.transaction() as conn:  # the second turn keeps one
+        kept = _driver(conn)
+    with turns.transaction() as conn:
+        assert _driver(conn) is kept
+    turns.close()
