@@ -4,6 +4,7 @@ Fast, no browser: a fifth game that forgets its board, a label, an example or it
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from pathlib import Path
@@ -153,3 +154,22 @@ def test_every_event_has_a_notation_that_reads_back(name: str) -> None:
     for shared in ({"type": "note", "data": {"text": "Bo asks", "about_seq": 3}},
                    {"type": "rewind", "data": {"to_seq": 2, "reason": "wrong tile"}}):
         assert parse_line(game, fold.state, to_notation(game, shared)) == shared
+
+
+def assert_states_hold_only_their_fields(f: Any) -> None:
+    """Every state of fold `f` holds its class's fields and remembered values (`_`-names), nothing else."""
+    kind = type(f.state_at(1))
+    names = {field.name for field in dataclasses.fields(kind)}
+    for seq in range(1, f.seq + 1):
+        state = f.state_at(seq)
+        assert [k for k in vars(state) if k not in names and not k.startswith("_")] == [], seq
+        assert type(state) is kind
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_every_state_holds_only_its_fields_and_remembered_values(name: str) -> None:
+    """The busiest handlers copy a state's dict and set its fields by name, without `persistent.rebuilt`'s
+    check: a misspelled name would add a key that no field reads, and the field would keep its old value."""
+    game = get_game(name)
+    for seed in range(3):
+        assert_states_hold_only_their_fields(fold_dicts(game.random_match(random.Random(seed), PLAYERS, None)))

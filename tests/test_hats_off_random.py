@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 from collections import Counter
@@ -143,15 +142,3 @@ def test_a_long_match_folds_to_its_end() -> None:
 def test_many_random_matches(seed: int, n: int, target: int | None) -> None:
     options = None if target is None else {"target_score": target}
     check_match(GAME.random_match(random.Random(seed), players(n), options), n, options, thorough=seed % 10 == 0)
-
-
-def test_every_state_holds_only_its_fields_and_remembered_values() -> None:
-    """The busiest handler copies a state's dict and sets its fields by name, without `persistent.rebuilt`'s
-    check: a misspelled name would add a key that no field reads, and the field would keep its old value."""
-    names = {f.name for f in dataclasses.fields(State)}
-    for seed in range(3):
-        f = fold_dicts(GAME.random_match(random.Random(seed), players(3), {"target_score": 30}))
-        for seq in range(1, f.seq + 1):
-            state = f.state_at(seq)
-            assert [k for k in vars(state) if k not in names and not k.startswith("_")] == [], seq
-            assert type(state) is State

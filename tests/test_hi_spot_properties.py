@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from typing import Any
 
@@ -17,6 +16,7 @@ from projections.games.hi_spot.player import random_match
 from projections.games.hi_spot.rules import State, stack_points, tiles_held, turn_points
 from projections.scores import scores_json
 from projections.timeline import Fold, fold, fold_dicts
+from tests.test_game_contract import assert_states_hold_only_their_fields
 from tests.test_hi_spot_helpers import PLAYERS, tile_set
 
 # Light enough for the bag to empty, so rounds end by going out.
@@ -142,15 +142,9 @@ def test_a_long_match_folds_to_its_end() -> None:
     assert fold_dicts(log).finished
 
 
-def test_every_state_holds_only_its_fields_and_remembered_values() -> None:
-    """The busiest handlers copy a state's dict and set its fields by name, without `persistent.rebuilt`'s
-    check: a misspelled name would add a key that no field reads, and the field would keep its old value."""
-    names = {f.name for f in dataclasses.fields(State)}
+def test_every_state_holds_only_its_fields_with_hidden_draws_and_cleared_stacks() -> None:
+    """The contract's check (tests/test_game_contract.py) over the handlers its plain random matches miss."""
     options = {"target_score": 120, "clear_full_stacks": True}
     for seed, hidden in ((1, 0.0), (2, 0.3), (3, 0.0)):
-        log = random_match(random.Random(seed), PLAYERS[:3], options, hidden=hidden)
-        f = fold_dicts(log)
-        for seq in range(1, f.seq + 1):
-            state = f.state_at(seq)
-            assert [k for k in vars(state) if k not in names and not k.startswith("_")] == [], seq
-            assert type(state) is State
+        assert_states_hold_only_their_fields(fold_dicts(random_match(random.Random(seed), PLAYERS[:3], options,
+                                                                     hidden=hidden)))
