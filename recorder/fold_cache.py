@@ -98,6 +98,12 @@ class FoldCache(Generic[E]):
             self._entries.move_to_end(match_id)
             self._evict()
 
+    def clear(self) -> None:
+        """Forget every fold (what a restarted process holds)."""
+        with self._lock:
+            self._entries.clear()
+            self._bytes = 0
+
     def drop(self, match_id: str) -> None:
         with self._lock:
             entry = self._entries.pop(match_id, None)

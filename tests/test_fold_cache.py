@@ -64,6 +64,16 @@ def test_a_fold_larger_than_the_whole_bound_is_not_kept_and_a_slower_writer_does
     assert got is not None and got.upto == 20 and cache.bytes == estimated_bytes(stored_fold(20))
 
 
+def test_a_cleared_cache_holds_nothing_and_counts_nothing() -> None:
+    cache = FoldCache(10 * estimated_bytes(stored_fold(20)))
+    cache.publish("a", stored_fold(20))
+    cache.publish("b", stored_fold(10))
+    cache.clear()
+    assert len(cache) == 0 and cache.bytes == 0 and cache.get("a") is None
+    cache.publish("a", stored_fold(10))
+    assert cache.bytes == estimated_bytes(stored_fold(10))
+
+
 def test_the_bound_comes_from_the_argument_else_the_environment_else_256_mib(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(CACHE_MB_ENV, raising=False)
     assert configured_bytes() == 256 * 1024 * 1024
