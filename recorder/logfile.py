@@ -20,6 +20,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from functools import lru_cache
 from typing import Any
 
 from projections.errors import IllegalEvent, UnknownEventType
@@ -55,10 +56,15 @@ def event_hash(envelope_without_hash: Mapping[str, Any]) -> str:
 def stored_event_hash(seq: int, type: str, data_text: str, recorded_at: str, recorded_by: str, prev_hash: str) -> str:
     """`event_hash` of an envelope whose data is given as its canonical JSON text (the store writes data so):
     the hashed bytes put together around it, without decoding and encoding the data again."""
-    enc = _CANONICAL
-    body = (f'{{"data":{data_text},"prev_hash":{enc(prev_hash)},"recorded_at":{enc(recorded_at)},'
-            f'"recorded_by":{enc(recorded_by)},"seq":{seq if seq.__class__ is int else enc(seq)},"type":{enc(type)}}}')
+    enc, spelled = _CANONICAL, _SPELLED
+    body = (f'{{"data":{data_text},"prev_hash":{enc(prev_hash)},"recorded_at":{spelled(recorded_at)},'
+            f'"recorded_by":{spelled(recorded_by)},"seq":{seq if seq.__class__ is int else enc(seq)},'
+            f'"type":{spelled(type)}}}')
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+# The spelling of the fields that repeat from event to event (a batch's time, who recorded, the types): kept.
+_SPELLED = lru_cache(maxsize=1024)(_CANONICAL)
 
 
 def utcnow() -> datetime:
