@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Sequence
-from hashlib import sha256
 from itertools import starmap
 from operator import attrgetter
 from typing import Any, cast
@@ -42,8 +41,6 @@ _SELECT_SPELLED = ("SELECT match_id, seq, type, CAST(data AS TEXT), NULL, record
                    """to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') FROM events WHERE """)
 _UNREAD = object()
 _SEQ = attrgetter("seq")
-# A string's JSON spelling in the hash chain (`logfile.stored_event_hash`'s encoder: text as is, not escaped).
-_ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
 # How SQLite's DATETIME column spells a time (SQLAlchemy's storage format): its canonical spelling in the hash
 # chain is the same digits, cut to milliseconds (`format_time`).
 _SQLITE_TIME = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}")
@@ -123,32 +120,19 @@ def link_texts(rows: Sequence[EventRow], prev: str) -> None:
     that does not show itself so is left to `linked_data` and the long way, as are the rest after it."""
     shown: list[EventRow] = []
     texts: list[str] = []
-    # The hashed bytes as `logfile.stored_event_hash` puts them together, with each string's JSON spelling
-    # worked out once per match: a match's types, its authors and an import's times repeat from row to row,
-    # and a hash that checked is hex digits, which JSON spells between quotes as they are (half the check's
-    # cost went to encoding those strings).
-    spelled: dict[str, str] = {}
-    quoted_prev = _ENCODE(prev)
     for row in rows:
         text = row.text
         if row.prev_hash != prev or type(text) is not str:
             break
         try:
-            time = row._time if row._time is not None else format_time(row.recorded_at)
-            seq, type_, by = row.seq, row.type, row.recorded_by
-            at = spelled.get(time) or spelled.setdefault(time, _ENCODE(time))
-            author = spelled.get(by) or spelled.setdefault(by, _ENCODE(by))
-            kind = spelled.get(type_) or spelled.setdefault(type_, _ENCODE(type_))
-            body = (f'{{"data":{text},"prev_hash":{quoted_prev},"recorded_at":{at},"recorded_by":{author},'
-                    f'"seq":{seq if seq.__class__ is int else _ENCODE(seq)},"type":{kind}}}')
-            if sha256(body.encode("utf-8")).hexdigest() != row.hash:
+            # `stored_event_hash` keeps the spelling of what repeats from row to row (types, authors, a batch's time).
+            if not row._hashed_over(text):
                 break
         except Exception:  # a column no append could have written: the long way names it
             break
         shown.append(row)
         texts.append(text)
         prev = row.hash
-        quoted_prev = '"' + prev + '"'
     if not shown:
         return
     try:
