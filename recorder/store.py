@@ -16,7 +16,7 @@ import json
 import logging
 import threading
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import partial
@@ -273,15 +273,12 @@ class EventStore:
                 events = list(events)
             for i, e in enumerate(events):
                 seq = match.last_seq + i + 1
-                problem = unknown_field_problem(fold.game, e.type, e.data)
-                if problem is not None:
-                    raise BadRequest(problem, seq=seq, type=e.type)
-                if dealing is not None:
-                    e = events[i] = dealing.deal(fold, seq, e)  # type: ignore[index]
-                try:
-                    fold = fold.apply(Event(seq, e.type, e.data))
-                except IllegalEvent as err:
-                    raise _refusal(err, seq, e.type) from err
+                if dealing is None:
+                    fold = _applied(fold, seq, e)
+                    continue
+                _check_fields(fold, seq, e)  # as sent, before the dealer adds the tiles it deals
+                e = events[i] = dealing.deal(fold, seq, e)  # type: ignore[index]
+                fold = _ruled(fold, seq, e)
             if dealing is not None:
                 events, fold = dealing.reveal(fold, list(events))
             envelopes, texts = chained(events, match.last_seq + 1, stored.head, recorded_by)
@@ -307,14 +304,10 @@ class EventStore:
             return None
         try:
             for seq, e in enumerate(events, start=expected_seq + 1):
-                if unknown_field_problem(fold.game, e.type, e.data) is not None:
-                    return None
-                fold = fold.apply(Event(seq, e.type, e.data))
-        except IllegalEvent:
+                fold = _applied(fold, seq, e)
+        except (BadRequest, Refused):
             return None
-        every = self._snapshot_every
-        if (fold.game is None or fold.game.is_finished(fold.state)
-                or (every > 0 and any(seq % every == 0 for seq in range(expected_seq + 1, fold.seq + 1)))):
+        if fold.finished or self._snapshot_due(range(expected_seq + 1, fold.seq + 1)):
             return None
         envelopes, texts = chained(events, expected_seq + 1, stored.head, recorded_by)
         rows = _event_rows(match_id, envelopes, [e.event_id for e in events], texts)
@@ -492,8 +485,8 @@ class EventStore:
         rows = _event_rows(head.id, envelopes, event_ids, texts)
         # The whole score sheet only once the match is over (its winners): building it costs more, on a long
         # Hats Off match, than the rest of an append's own work.
-        finished = fold.game is not None and fold.game.is_finished(fold.state)
-        winners = list(fold.game.scores(fold.state).winners) if finished and fold.game else []
+        finished = fold.finished
+        winners = list(fold.game.scores(fold.state).winners) if finished else []
         status = "finished" if finished else "in_progress"
         snapshots = self._snapshot_rows(head.id, fold, envelopes)  # in this transaction: never ahead of its rows
         more = bool(snapshots) or status != head.status
@@ -656,10 +649,14 @@ class EventStore:
 
     def _snapshot_rows(self, match_id: str, fold: Fold[Any], envelopes: Sequence[dict[str, Any]]) -> list[Any]:
         """The snapshots due among new rows `envelopes` (folded into `fold`): at each multiple of N."""
-        every = self._snapshot_every
-        if every <= 0 or not any(env["seq"] % every == 0 for env in envelopes) or self._snapshots is None:
+        if not self._snapshot_due(env["seq"] for env in envelopes) or self._snapshots is None:
             return []
         return self._snapshots.rows_for(match_id, fold, envelopes)
+
+    def _snapshot_due(self, seqs: Iterable[int]) -> bool:
+        """Whether a snapshot is due at any of `seqs` (a multiple of N)."""
+        every = self._snapshot_every
+        return every > 0 and any(seq % every == 0 for seq in seqs)
 
     def _resumed(self, s: Session, match_id: str, upto: int) -> StoredFold | None:
         """The fold resumed from the match's latest good snapshot at a seq <= `upto`, or None. A snapshot is
@@ -970,6 +967,27 @@ def _restore_tokens(s: Session, tokens: Sequence[dict[str, Any]]) -> int:
 
 def _first_line(e: Exception) -> str:
     return str(getattr(e, "orig", e)).splitlines()[0][:200]
+
+
+def _check_fields(fold: Fold[Any], seq: int, e: NewEvent) -> None:
+    """BadRequest naming the first field of `e`'s data that its type does not have (a misspelling)."""
+    problem = unknown_field_problem(fold.game, e.type, e.data)
+    if problem is not None:
+        raise BadRequest(problem, seq=seq, type=e.type)
+
+
+def _ruled(fold: Fold[Any], seq: int, e: NewEvent) -> Fold[Any]:
+    """`fold` with the new event `e` as `seq`, or Refused (BadRequest for a malformed one) by the rules."""
+    try:
+        return fold.apply(Event(seq, e.type, e.data))
+    except IllegalEvent as err:
+        raise _refusal(err, seq, e.type) from err
+
+
+def _applied(fold: Fold[Any], seq: int, e: NewEvent) -> Fold[Any]:
+    """`_ruled`, the event's fields checked first (`_check_fields`)."""
+    _check_fields(fold, seq, e)
+    return _ruled(fold, seq, e)
 
 
 def _event_rows(match_id: str, envelopes: Sequence[dict[str, Any]], event_ids: Sequence[str | None],
