@@ -4,7 +4,8 @@
 persistent value: `apply` returns a new Fold and leaves the old one valid (the lists are shared
 append-only, copied only when an old Fold is extended a second way). `extend` is `apply` event by event
 without building the Folds in between; both take a game's event by a short path (the envelope, note and
-rewind checks only when the event is not a plain game event).
+rewind checks only when the event is not a plain game event). `run` is `extend` for a log that is only
+checked and stored (an import): it keeps the last state and the few states asked for, not every one.
 
 A fold may also start part-way (`Fold.resume`, from a stored snapshot of the state at seq b): it then holds
 the events and states from b on, plus the match_started event. An earlier seq (`state_at`, `event`,
@@ -19,7 +20,7 @@ and reads stored events through the named upcasters of `projections/upcasters.py
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from typing import Any, Generic
 
 from projections.bag import reveal_problem, start_problem
@@ -278,6 +279,35 @@ class Fold(Generic[S]):
                 own, states, n, superseded = fold._events, fold._states, fold._n, fold.superseded_by
                 state = states[-1]
         return self._with(own, states, n, superseded)
+
+    def run(self, events: Sequence[Event], marks: Container[int] = ()) -> tuple[Fold[S], dict[int, Fold[S]]]:
+        """`extend` for a log that is checked once and stored (an import): the fold after the last event, and
+        the fold at each seq in `marks` that it reaches, each holding only its own state, as if resumed there
+        from a snapshot (with no `earlier` loader). The states in between are not kept: a long log's thousands
+        of them cost memory and the cyclic collector's passes, and nobody replays them before the log is
+        stored. A log holding more than the game's own events in order (a note, a rewind) is folded by `extend`
+        instead, which keeps every state; the marks are then that fold's."""
+        game = self.game
+        todo = list(upcast_all(game.name, events)) if after_start(game.name) else events
+        handlers, finished = game.handlers, game.is_finished
+        n, state, last = self._n, self.state, self.event(self._n)
+        kept: dict[int, Fold[S]] = {n: self} if n in marks else {}
+        for event in todo:
+            seq, t, data = event  # `extend`'s short path, with nothing kept but the marks
+            handler = handlers.get(t) if type(t) is str else None
+            if handler is None or seq != n + 1 or type(data) is not dict or finished(state):
+                whole = self.extend(events)
+                return whole, {m: whole.at(m) for m in range(self._n, whole.seq + 1) if m in marks}
+            state = handler(state, data)
+            n, last = seq, event
+            if n in marks:
+                kept[n] = self._alone(last, state)
+        return (self if n == self._n else self._alone(last, state)), kept
+
+    def _alone(self, event: Event, state: S) -> Fold[S]:
+        """This match's fold right after `event`, holding only `state` (`resume`'s shape, without a loader)."""
+        return Fold(self.game, self.players, [event], [state], event.seq, dict(self.superseded_by), base=event.seq,
+                    start=self._start)
 
     def at(self, seq: int) -> Fold[S]:
         """The fold as it was when event `seq` had just been recorded."""

@@ -253,6 +253,18 @@ class PreparedImport:
     # Each event's data as the store writes it (the canonical text its hash covers), when known: stored as it
     # is, not encoded again. None: the store encodes the envelopes' data itself.
     texts: list[str] | None = None
+    # When `fold` holds only its last state (`prepare_import`'s `snapshot_every`): the folds at the seqs where
+    # the store takes snapshots. None: `fold` holds every state.
+    marks: dict[int, Fold[Any]] | None = None
+
+    def fold_at(self, seq: int) -> Fold[Any]:
+        """The fold right after `seq` (folded again from the envelopes if `fold` does not hold it)."""
+        if self.marks is not None and seq in self.marks:
+            return self.marks[seq]
+        if self.fold.holds(seq):
+            return self.fold.at(seq)
+        events = [Event(env["seq"], env["type"], env["data"]) for env in self.envelopes[:seq]]
+        return Fold.begin(events[0]).extend(events[1:])
 
 
 def _import_envelope(item: ImportLine, n: int, prev: str, now: str, recorded_by: str) -> tuple[dict[str, Any], str]:
@@ -308,8 +320,11 @@ def _import_envelope(item: ImportLine, n: int, prev: str, now: str, recorded_by:
     return {**body, "hash": obj["hash"]}, dumps_strictly(body["data"])
 
 
-def prepare_import(lines: Sequence[ImportLine], recorded_by: str, now: datetime | None = None) -> PreparedImport:
+def prepare_import(lines: Sequence[ImportLine], recorded_by: str, now: datetime | None = None,
+                   snapshot_every: int | None = None) -> PreparedImport:
     """Check a match file and fold it; ImportRefused names the first bad line (nothing is stored then).
+    `snapshot_every` (the store's): the fold keeps only its last state and the states at the multiples of it
+    (`Fold.run`), for a file that is only stored; None: every state, for a caller that replays the fold.
 
     Lines with a `hash` are kept exactly (seq, prev_hash and hash must chain from GENESIS); lines
     without one get seq, prev_hash, hash, `recorded_at` (now, unless given) and `recorded_by` (the
@@ -335,16 +350,23 @@ def prepare_import(lines: Sequence[ImportLine], recorded_by: str, now: datetime 
         texts.append(text)
         events.append(Event(n, env["type"], env["data"]))
         prev = env["hash"]
-    # The rules, over every envelope at once (`Fold.extend`); on a refusal, again event by event to name the line.
+    # The rules, over every envelope at once (`Fold.extend`, or `Fold.run`); on a refusal, again event by event to
+    # name the line.
+    marks: dict[int, Fold[Any]] | None = None
     try:
-        fold = Fold.begin(events[0]).extend(events[1:]) if events else None
+        fold = Fold.begin(events[0]) if events else None
+        if fold is not None and snapshot_every is None:
+            fold = fold.extend(events[1:])
+        elif fold is not None and snapshot_every is not None:
+            every = snapshot_every
+            fold, marks = fold.run(events[1:], range(every, len(events) + 1, every) if every > 0 else ())
     except IllegalEvent:
         _refuse_first_illegal(events, lines)
         raise
     if refused is not None:
         raise refused
     assert fold is not None  # `lines` is not empty
-    return PreparedImport(fold, envelopes, texts)
+    return PreparedImport(fold, envelopes, texts, marks)
 
 
 def _refuse_first_illegal(events: Sequence[Event], lines: Sequence[ImportLine]) -> None:

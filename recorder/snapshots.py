@@ -24,7 +24,7 @@ import hmac
 import io
 import pickle
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -134,12 +134,14 @@ class Snapshots:
                 "mac": self._mac(match_id, seq, hash, self.version, payload), "payload": payload,
                 "created_at": utcnow()}
 
-    def rows_for(self, match_id: str, fold: Fold[Any], envelopes: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    def rows_for(self, match_id: str, fold: Fold[Any], envelopes: Sequence[dict[str, Any]],
+                 fold_at: Callable[[int], Fold[Any]] | None = None) -> list[dict[str, Any]]:
         """Snapshot rows (column values) at the seqs among `envelopes` (new rows, folded into `fold`) that are
-        multiples of `every`."""
+        multiples of `every`; `fold_at`: the fold at such a seq, when `fold` does not hold every state."""
         if self.every <= 0:
             return []
-        return [self.values(match_id, fold, env["seq"], env["hash"]) for env in envelopes
+        at = fold_at or fold.at
+        return [self.values(match_id, at(env["seq"]), env["seq"], env["hash"]) for env in envelopes
                 if env["seq"] % self.every == 0 and env["seq"] <= fold.seq]
 
     def read(self, row: Any, match_id: str) -> Resumable | None:

@@ -16,7 +16,7 @@ import json
 import logging
 import threading
 import uuid
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import partial
@@ -324,7 +324,8 @@ class EventStore:
         line, naming it; nothing stored then. The same file again (or an export of a match already stored,
         or one that extends it) answers that match: `existing` True, `added` the events it appended.
         (No unknown-field check here, unlike `append`: see `recorder.logfile.prepare_import`.)"""
-        prepared = prepare_import(lines, recorded_by)  # first: the digest needs lines that passed the checks
+        # First: the digest needs lines that passed the checks. The fold keeps only the states stored as snapshots.
+        prepared = prepare_import(lines, recorded_by, snapshot_every=self._snapshot_every)
         return self.store_prepared(prepared, ImportSource.of(lines, recorded_by, file_name, prepared.texts))
 
     def store_prepared(self, prepared: PreparedImport, source: ImportSource) -> dict[str, Any]:
@@ -339,7 +340,8 @@ class EventStore:
                 result, fold = self._store_file(s, prepared, source)
                 results.append(result)
                 if fold is not None:
-                    published.append((result["match_id"], StoredFold(fold, prepared.envelopes[-1]["hash"], fold.seq)))
+                    match_id, head = result["match_id"], prepared.envelopes[-1]["hash"]
+                    published.append((match_id, StoredFold(self._reaching_back(match_id, fold, head), head, fold.seq)))
             s.commit()
         for match_id, stored in published:
             self._publish(match_id, stored)
@@ -356,7 +358,8 @@ class EventStore:
         if same is not None:
             match, have = same
             no_ids = [None] * len(prepared.envelopes)
-            added = self._extend(s, match.id, prepared.fold, prepared.envelopes, no_ids, have, prepared.texts)
+            added = self._extend(s, match.id, prepared.fold, prepared.envelopes, no_ids, have, prepared.texts,
+                                 prepared.fold_at)
             if not added:
                 return {"match_id": match.id, "seq": match.last_seq, "existing": True, "added": 0}, None
             s.add(_import_row(match.id, source, have + 1, prepared.fold.seq))
@@ -395,14 +398,16 @@ class EventStore:
     def _extend(
         self, s: Session, match_id: str, fold: Fold[Any], envelopes: Sequence[dict[str, Any]],
         event_ids: Sequence[str | None], have: int, texts: Sequence[str] | None = None,
+        fold_at: Callable[[int], Fold[Any]] | None = None,
     ) -> int:
-        """Append the envelopes after the `have` the stored match holds (their hashes kept); how many."""
+        """Append the envelopes after the `have` the stored match holds (their hashes kept); how many.
+        `fold_at`: the fold at a seq, when `fold` does not hold every state (`PreparedImport.fold_at`)."""
         new = list(envelopes[have:])
         if not new:
             return 0
         conn = s.connection()
         self._insert(conn, self._locked(conn, match_id), fold, new, list(event_ids[have:]),
-                     texts=None if texts is None else texts[have:])
+                     texts=None if texts is None else texts[have:], fold_at=fold_at)
         s.expire_all()  # a Match this session loaded (the import's lookups) must not be read stale
         s.flush()
         return len(new)
@@ -435,7 +440,7 @@ class EventStore:
         conn.execute(insert(MATCH_PLAYERS), _seat_rows(match_id, start, created))
         _bump_list_version(conn)
         self._insert(conn, Head(match_id, 0, "in_progress"), prepared.fold, prepared.envelopes, list(event_ids),
-                     texts=prepared.texts)
+                     texts=prepared.texts, fold_at=prepared.fold_at)
         s.expire_all()
         return match_id
 
@@ -474,12 +479,13 @@ class EventStore:
     def _insert(
         self, conn: Connection, head: Head, fold: Fold, envelopes: list[dict[str, Any]],
         event_ids: list[str | None], cur: Any = None, last: bool = False, texts: Sequence[str] | None = None,
+        fold_at: Callable[[int], Fold[Any]] | None = None,
     ) -> None:
         """Insert the envelopes' rows and the snapshots due among them, and move the match's head, in the
         caller's transaction (the rows and the head on the driver's cursor: recorder.append_sql); `last`: the
         caller writes nothing more in it, so the commit may go with the rows (PostgreSQL: one round trip).
         A session that read a Match before must expire it afterwards. `texts`: the envelopes' data as the store
-        writes it (recorder.logfile.chained), stored as it is."""
+        writes it (recorder.logfile.chained), stored as it is. `fold_at`: as in `_extend`."""
         sql = self._sql
         cur = cur if cur is not None else sql.cursor(conn)
         rows = _event_rows(head.id, envelopes, event_ids, texts)
@@ -488,7 +494,8 @@ class EventStore:
         finished = fold.finished
         winners = list(fold.game.scores(fold.state).winners) if finished else []
         status = "finished" if finished else "in_progress"
-        snapshots = self._snapshot_rows(head.id, fold, envelopes)  # in this transaction: never ahead of its rows
+        # In this transaction: never ahead of its rows.
+        snapshots = self._snapshot_rows(head.id, fold, envelopes, fold_at)
         more = bool(snapshots) or status != head.status
         sql.write(cur, rows, head.position, head.id, fold.seq, status if status != head.status else None, winners,
                   utcnow(), commit=last and not more, texts=texts is not None)
@@ -647,11 +654,20 @@ class EventStore:
             self._snapshots_made = Snapshots(key, self._snapshot_every)
         return self._snapshots_made
 
-    def _snapshot_rows(self, match_id: str, fold: Fold[Any], envelopes: Sequence[dict[str, Any]]) -> list[Any]:
+    def _snapshot_rows(self, match_id: str, fold: Fold[Any], envelopes: Sequence[dict[str, Any]],
+                       fold_at: Callable[[int], Fold[Any]] | None = None) -> list[Any]:
         """The snapshots due among new rows `envelopes` (folded into `fold`): at each multiple of N."""
         if not self._snapshot_due(env["seq"] for env in envelopes) or self._snapshots is None:
             return []
-        return self._snapshots.rows_for(match_id, fold, envelopes)
+        return self._snapshots.rows_for(match_id, fold, envelopes, fold_at)
+
+    def _reaching_back(self, match_id: str, fold: Fold[Any], head: str) -> Fold[Any]:
+        """`fold` (just stored, ending in the hash `head`) as the cache keeps it: when it holds only its last state
+        (an import's, `Fold.run`), resumed there with the store's loader of the seqs before, as from a snapshot."""
+        if fold.holds(1):
+            return fold
+        return Fold.resume(fold.event(1), fold.event(fold.seq), fold.state, fold.superseded_by,
+                           earlier=partial(self._earlier, match_id, fold.seq, head))
 
     def _snapshot_due(self, seqs: Iterable[int]) -> bool:
         """Whether a snapshot is due at any of `seqs` (a multiple of N)."""
