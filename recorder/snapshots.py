@@ -28,10 +28,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import select as core_select
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError
 
 import projections
 from projections.events import Event
@@ -160,19 +160,40 @@ class Snapshots:
         return Resumable(row.seq, row.hash, start, state, superseded)
 
     def candidates(self, conn: Connection, match_id: str, upto: int, limit: int = 3) -> Iterator[Resumable]:
-        """Verified snapshots of the match at seqs <= `upto`, latest first (Core rows: this runs on the first
-        read or append of a match after a start, where an ORM query cost as much as the rest)."""
-        table = MatchSnapshot.__table__  # type: ignore[attr-defined]
-        rows = conn.execute(
-            core_select(table)
-            .where(table.c.match_id == match_id, table.c.seq <= upto, table.c.version == self.version)
-            .order_by(table.c.seq.desc())
-            .limit(limit)
-        ).all()
+        """Verified snapshots of the match at seqs <= `upto`, latest first. Read on the driver's cursor, in
+        `conn`'s transaction: this runs on the first read or append of a match after a start, where building
+        and running the Core query cost 0.14 ms, a tenth of the whole append."""
+        sql = _CANDIDATES.replace("?", "?" if conn.dialect.name == "sqlite" else "%s")
+        params = (match_id, upto, self.version, limit)
+        error = conn.dialect.loaded_dbapi.Error
+        cur = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+        try:
+            cur.execute(sql, params)
+            rows = [_SnapshotRow(*r) for r in cur.fetchall()]
+        except error as e:  # raised as SQLAlchemy raises it, as the Core query did
+            raise DBAPIError.instance(sql, params, e, error) from e
+        finally:
+            cur.close()
         for row in rows:
-            found = self.read(row, match_id)
+            try:
+                found = self.read(row, match_id)
+            except (TypeError, ValueError):  # a column holding something else than a snapshot writes: not used
+                found = None
             if found is not None:
                 yield found
+
+
+class _SnapshotRow(NamedTuple):
+    match_id: Any
+    seq: Any
+    hash: Any
+    version: Any
+    mac: Any
+    payload: Any
+
+
+_CANDIDATES = (f"SELECT match_id, seq, hash, version, mac, payload FROM {MatchSnapshot.__tablename__} "
+               "WHERE match_id = ? AND seq <= ? AND version = ? ORDER BY seq DESC LIMIT ?")
 
 
 def load_key(engine: Engine) -> bytes:
