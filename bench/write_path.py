@@ -1,8 +1,9 @@
 """The write path against anchors measured in the same run (issue 13): what an append or an import costs in
 Scorebook beside what the database, a bare endpoint or another event store costs for the same rows.
 
-Every figure is the median of $SCOREBOOK_BENCH_ROUNDS rounds (default 5) after one discarded warm-up round,
-with its spread (min–max over the rounds). In each round every contender of a figure runs once, one after
+Every figure is the median of $SCOREBOOK_BENCH_ROUNDS rounds (default 5) after one discarded warm-up round
+(WARM_UP events per contender: every database's WAL at its steady size first), with its spread (min–max over
+the rounds). In each round every contender of a figure runs once, one after
 the other, in an order that rotates from round to round; ratios are taken round by round (Scorebook over
 its anchor in that round) and their median printed. The events are Hats Off matches of `game.random_match`
 (seeded, 3 players), appended in their order to matches started for the round (3 matches, in turn); every
@@ -61,7 +62,13 @@ PER_CLIENT = int(os.environ.get("SCOREBOOK_BENCH_PER_CLIENT", "25"))
 CLIENTS = 8
 MATCHES = 3
 IMPORTED = 1000
-WARM_UP = 10  # events per contender in the discarded first round
+# Events per contender in the discarded first round: enough that every database's WAL has grown to the size at
+# which SQLite checkpoints it and then writes it over from its start, as on a server that has run a while. While
+# a WAL file still grows, each commit's flush also writes the file's new size and blocks, and costs more: the
+# eventsourcing library writes 2.4 pages a save and took ~420 saves to get there, so that with a warm-up of 10
+# its first rounds ran at 3,300 saves/s and the later ones at 5,100 (Scorebook, 8.7 pages an append, is there
+# within its first round).
+WARM_UP = 600
 SETTLE = 1.5  # seconds after an HTTP run: Scorebook's follower (every 1 s) projects what was appended
 GAME = "hats-off"
 ROOT = Path(__file__).resolve().parent.parent
