@@ -10,6 +10,7 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
+from projections import upcasters
 from projections.errors import IllegalEvent
 from projections.events import Event
 from projections.registry import get_game
@@ -19,6 +20,7 @@ from recorder.logfile import import_lines, prepare_import
 from recorder.snapshots import Snapshots, snapshot_key
 from recorder.store import EventStore
 from recorder.tables import MatchSnapshot
+from tests.test_rules_versions import CALLED_BY
 from tests.test_snapshots import SECRET, full_hash, snapshot_seqs
 
 GAMES = ["tri-ominos", "high-five", "hi-spot", "hats-off"]
@@ -158,3 +160,20 @@ def test_a_file_that_extends_a_stored_match_adds_the_snapshots_of_its_new_part(e
     full = fold_dicts(log)
     for at in (24, 30, 41, 57):
         assert as_json(cold.fold(first["match_id"], at)) == as_json(full.at(at)), at
+
+
+def test_run_reads_old_shapes_through_the_upcasters_as_extend_does() -> None:
+    log = [*logs("hats-off", 1)[0][:57]]
+    old = [{"type": e["type"], "data": {"called_by": e["data"]["caller"]}} if e["type"] == "round_started" else e
+           for e in log]
+    events = events_of(old)
+    with pytest.raises(IllegalEvent):
+        Fold.begin(events[0]).run(events[1:], [EVERY])  # without the upcaster the old shape is not understood
+    with upcasters.registered(CALLED_BY):
+        full = Fold.begin(events[0]).extend(events[1:])
+        last, kept = Fold.begin(events[0]).run(events[1:], range(EVERY, len(events) + 1, EVERY))
+        assert as_json(last) == as_json(full) == as_json(fold_dicts(log))
+        for seq, fold in kept.items():
+            assert as_json(fold) == as_json(full.at(seq)) and fold.event(seq) == full.event(seq)
+        started = [s for s in range(2, len(events) + 1) if events[s - 1].type == "round_started"]
+        assert started and full.event(started[0]).data == log[started[0] - 1]["data"]
