@@ -51,7 +51,7 @@ from recorder.migrate import behind_head, upgrade
 from recorder.projector import PROJECTIONS, FactsProjector, Progress
 from recorder.rebuild import TARGETS, Plan, Rebuild
 from recorder.sessions import Sessions, SignedIn
-from recorder.snapshots import SNAPSHOTS, load_key, snapshot_key
+from recorder.snapshots import SNAPSHOT_EVERY, SNAPSHOTS, load_key, snapshot_key
 from recorder.store import EventStore, ImportSource
 from recorder.tables import Match, StoredEvent
 from recorder.visibility import EVERYTHING, Viewer, redacted_matches, sees_everything_always, view_of
@@ -175,7 +175,7 @@ class Scorebook:
     def import_files(self, files: Sequence[tuple[str, str]], recorded_by: str = "python") -> list[dict[str, Any]]:
         """Several match files, (file name, JSON Lines text) each, in one transaction: all are stored or none.
         Every file is checked first (`check_files`); ImportRefused's message then names the file and the line."""
-        return self.store.store_many(check_files(files, recorded_by))
+        return self.store.store_many(check_files(files, recorded_by, self.store.snapshot_every))
 
     # -- backup and restore ------------------------------------------------------------------------
 
@@ -482,14 +482,16 @@ class ChainSummary:
                 "broken": self.broken}
 
 
-def check_files(files: Sequence[tuple[str, str]], recorded_by: str) -> list[tuple[PreparedImport, ImportSource]]:
+def check_files(files: Sequence[tuple[str, str]], recorded_by: str, snapshot_every: int = SNAPSHOT_EVERY
+                ) -> list[tuple[PreparedImport, ImportSource]]:
     """Match files, (file name, JSON Lines text) each, checked line by line without a database, ready for
-    `EventStore.store_many`. ImportRefused names the file and the first bad line."""
+    `EventStore.store_many`; each file's fold keeps only the states the store keeps (`snapshot_every`: the
+    store's). ImportRefused names the file and the first bad line."""
     checked = []
     for name, text in files:
         try:
             lines = parse_jsonl(text)
-            prepared = prepare_import(lines, recorded_by)
+            prepared = prepare_import(lines, recorded_by, snapshot_every=snapshot_every)
             checked.append((prepared, ImportSource.of(lines, recorded_by, name, prepared.texts)))
         except ImportRefused as e:
             raise ImportRefused(e.reason, e.line, e.malformed, file=name) from e

@@ -3,6 +3,7 @@ snapshots are taken. What it answers must be what a fold holding every state ans
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -16,6 +17,7 @@ from projections.events import Event
 from projections.registry import get_game
 from projections.timeline import Fold, fold_dicts
 from recorder.demo import PLAYERS
+from recorder.facade import Scorebook, check_files
 from recorder.logfile import import_lines, prepare_import
 from recorder.snapshots import Snapshots, snapshot_key
 from recorder.store import EventStore
@@ -177,3 +179,19 @@ def test_run_reads_old_shapes_through_the_upcasters_as_extend_does() -> None:
             assert as_json(fold) == as_json(full.at(seq)) and fold.event(seq) == full.event(seq)
         started = [s for s in range(2, len(events) + 1) if events[s - 1].type == "round_started"]
         assert started and full.event(started[0]).data == log[started[0] - 1]["data"]
+
+
+def test_files_imported_together_keep_only_their_last_states_and_read_back_whole(engine: Engine) -> None:
+    games = ["hats-off", "tri-ominos"]
+    lines = {game: logs(game, 1)[0][:57] for game in games}
+    texts = [(f"{game}.jsonl", "".join(json.dumps(e) + "\n" for e in log)) for game, log in lines.items()]
+    checked = check_files(texts, "desk", EVERY)
+    assert [p.fold.held_states for p, _ in checked] == [1, 1]
+    assert [sorted(p.marks or {}) for p, _ in checked] == [[10, 20, 30, 40, 50]] * 2
+    book = Scorebook(store_on(engine))
+    stored = book.import_files(texts, "desk")
+    for game, result in zip(games, stored, strict=True):
+        full = fold_dicts(lines[game])
+        assert snapshot_seqs(engine, result["match_id"]) == [10, 20, 30, 40, 50]
+        for at in (3, 10, 44, 57):
+            assert as_json(book.store.fold(result["match_id"], at)) == as_json(full.at(at)), (game, at)
