@@ -14,10 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select
 
-from recorder.db import autocommit_driver, for_writing
+from recorder.db import autocommit_driver, driver_rows, for_writing
 from recorder.errors import Forbidden
 from recorder.inputs import MAX_NAME_CHARS, check_string
 from recorder.logfile import format_time
@@ -81,19 +80,9 @@ def authenticate(engine: Engine, token: str) -> Principal | None:
 def driver_row(engine: Engine, sql: str, params: tuple[Any, ...]) -> Any:
     """The first row of `sql` (a read, its parameters marked `?`) run on a pooled connection's driver, in
     autocommit (`recorder.db.autocommit_driver`: PostgreSQL 236 -> 51 µs a token lookup, wall), or None."""
-    dialect = engine.dialect
-    if dialect.paramstyle != "qmark":
-        sql = sql.replace("?", "%s")
-    driver_error = dialect.loaded_dbapi.Error
     with autocommit_driver(engine) as driver:
-        cur = driver.cursor()
-        try:
-            cur.execute(sql, params)
-            return cur.fetchone()
-        except driver_error as e:  # raised as SQLAlchemy would raise it, for the same handlers
-            raise DBAPIError.instance(sql, params, e, driver_error) from e
-        finally:
-            cur.close()
+        rows = driver_rows(driver, engine.dialect, sql, params)
+    return rows[0] if rows else None
 
 
 def list_tokens(engine: Engine) -> list[dict[str, object]]:
