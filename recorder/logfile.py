@@ -25,7 +25,7 @@ from typing import Any
 
 from projections.errors import IllegalEvent, UnknownEventType
 from projections.events import Event
-from projections.timeline import Fold
+from projections.timeline import Fold, fold_dicts
 from recorder.errors import BadRequest, ImportRefused
 from recorder.inputs import MAX_DEPTH, check_event, check_recorded_by
 from recorder.readable import dumps_strictly, one_shot, unreadable_reason
@@ -263,8 +263,7 @@ class PreparedImport:
             return self.marks[seq]
         if self.fold.holds(seq):
             return self.fold.at(seq)
-        events = [Event(env["seq"], env["type"], env["data"]) for env in self.envelopes[:seq]]
-        return Fold.begin(events[0]).extend(events[1:])
+        return fold_dicts(self.envelopes[:seq])  # the envelopes' seqs are 1, 2, 3 …
 
 
 def _import_envelope(item: ImportLine, n: int, prev: str, now: str, recorded_by: str) -> tuple[dict[str, Any], str]:
@@ -358,8 +357,8 @@ def prepare_import(lines: Sequence[ImportLine], recorded_by: str, now: datetime 
         if fold is not None and snapshot_every is None:
             fold = fold.extend(events[1:])
         elif fold is not None and snapshot_every is not None:
-            every = snapshot_every
-            fold, marks = fold.run(events[1:], range(every, len(events) + 1, every) if every > 0 else ())
+            every = range(snapshot_every, len(events) + 1, snapshot_every) if snapshot_every > 0 else ()
+            fold, marks = fold.run(events[1:], every)
     except IllegalEvent:
         _refuse_first_illegal(events, lines)
         raise
