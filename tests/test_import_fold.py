@@ -20,13 +20,9 @@ from recorder.demo import PLAYERS
 from recorder.facade import Scorebook, check_files
 from recorder.logfile import import_lines, prepare_import
 from recorder.snapshots import Snapshots, snapshot_key
-from recorder.store import EventStore
 from recorder.tables import MatchSnapshot
 from tests.test_rules_versions import CALLED_BY
-from tests.test_snapshots import SECRET, full_hash, snapshot_seqs
-
-GAMES = ["tri-ominos", "high-five", "hi-spot", "hats-off"]
-EVERY = 10
+from tests.test_snapshots import EVERY, GAMES, SECRET, as_json, full_hash, new_store, snapshot_seqs
 
 
 def logs(game_name: str, count: int = 3, length: int = 57) -> list[list[dict[str, Any]]]:
@@ -44,10 +40,6 @@ def logs(game_name: str, count: int = 3, length: int = 57) -> list[list[dict[str
 
 def events_of(log: list[dict[str, Any]]) -> list[Event]:
     return [Event(n, e["type"], e["data"]) for n, e in enumerate(log, start=1)]
-
-
-def as_json(fold: Fold[Any]) -> Any:
-    return fold.game.to_json(fold.state)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -117,15 +109,11 @@ def test_a_prepared_import_answers_any_seq_by_folding_again_when_it_does_not_hol
     assert whole.marks is None and whole.fold.holds(1)
 
 
-def store_on(engine: Engine) -> EventStore:
-    return EventStore(engine, snapshot_every=EVERY, snapshot_secret=SECRET)
-
-
 @pytest.mark.parametrize("game", GAMES)
 def test_an_imported_match_is_cached_without_its_earlier_states_and_reads_them_from_the_store(
         engine: Engine, game: str) -> None:
     log = logs(game, 1)[0][:57]
-    store = store_on(engine)
+    store = new_store(engine)
     match_id = store.import_log(import_lines(log), "desk")["match_id"]
     cached = store.cache.get(match_id)
     assert cached is not None and cached.fold is not None and cached.fold.held_states == 1
@@ -139,7 +127,7 @@ def test_an_imported_match_is_cached_without_its_earlier_states_and_reads_them_f
 
 def test_an_imports_snapshots_are_the_ones_a_fold_of_every_state_makes(engine: Engine) -> None:
     log = logs("hats-off", 1)[0][:57]
-    store = store_on(engine)
+    store = new_store(engine)
     match_id = store.import_log(import_lines(log), "desk")["match_id"]
     assert snapshot_seqs(engine, match_id) == [10, 20, 30, 40, 50]
     full = fold_dicts(log)
@@ -154,11 +142,11 @@ def test_an_imports_snapshots_are_the_ones_a_fold_of_every_state_makes(engine: E
 def test_a_file_that_extends_a_stored_match_adds_the_snapshots_of_its_new_part(engine: Engine) -> None:
     log = logs("tri-ominos", 1)[0][:57]
     hashed = prepare_import(import_lines(log), "desk").envelopes  # an export: its lines carry their hashes
-    first = store_on(engine).import_log(import_lines(hashed[:25]), "desk")
-    more = store_on(engine).import_log(import_lines(hashed), "desk")
+    first = new_store(engine).import_log(import_lines(hashed[:25]), "desk")
+    more = new_store(engine).import_log(import_lines(hashed), "desk")
     assert more["match_id"] == first["match_id"] and more["existing"] and more["added"] == 32
     assert snapshot_seqs(engine, first["match_id"]) == [10, 20, 30, 40, 50]
-    cold = store_on(engine)
+    cold = new_store(engine)
     full = fold_dicts(log)
     for at in (24, 30, 41, 57):
         assert as_json(cold.fold(first["match_id"], at)) == as_json(full.at(at)), at
@@ -188,7 +176,7 @@ def test_files_imported_together_keep_only_their_last_states_and_read_back_whole
     checked = check_files(texts, "desk", EVERY)
     assert [p.fold.held_states for p, _ in checked] == [1, 1]
     assert [sorted(p.marks or {}) for p, _ in checked] == [[10, 20, 30, 40, 50]] * 2
-    book = Scorebook(store_on(engine))
+    book = Scorebook(new_store(engine))
     stored = book.import_files(texts, "desk")
     for game, result in zip(games, stored, strict=True):
         full = fold_dicts(lines[game])
