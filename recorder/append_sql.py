@@ -98,6 +98,7 @@ class AppendStatements:
         # Without the status when it stays: SQLite rewrites an index's entry for every column SET, changed or not
         # (two more pages an append, for the indexes on status).
         self._move_head = f"UPDATE matches SET last_seq = {mark}, updated_at = {mark} WHERE id = {mark}"
+        self._move_head_from = f"{self._move_head} AND last_seq = {mark}"
         # `one_trip`'s check: no row moved (the match is elsewhere, or gone) divides by zero, which ends the query.
         self._moved_from = (f"WITH moved AS ({self._move_head} AND last_seq = {mark} RETURNING 1) "
                             "SELECT 1 / count(*) FROM moved")
@@ -107,6 +108,7 @@ class AppendStatements:
                              f"(SELECT coalesce(max(position), 0) + 1 FROM events), {', '.join([mark] * 7)})")
         self._event_processors_but_position = _processors(EVENTS, columns, dialect)
         self._driver_error = dialect.loaded_dbapi.Error
+        self._integrity_error = dialect.loaded_dbapi.IntegrityError
         self._event_processors = _processors(EVENTS, EVENT_COLUMNS, dialect)
         # The same, for rows that carry their data's stored text (recorder.logfile.chained): not encoded again.
         self._text_processors = _as_text(self._event_processors, dialect, EVENT_COLUMNS.index("data"))
@@ -232,6 +234,35 @@ class AppendStatements:
             return False
         except self._driver_error as e:
             raise DBAPIError.instance(script, params, e, self._driver_error) from e
+        return True
+
+    def one_trip_sqlite(self, driver: Any, rows: Sequence[Sequence[Any]], match_id: str, expected_seq: int,
+                        last_seq: int, updated_at: Any) -> bool:
+        """SQLite: `one_trip`'s append, as one transaction on the writing turn's driver connection
+        (`AppendTurns.driver`) with no read before its writes: the match row moved from `expected_seq` to
+        `last_seq` only if it is still at `expected_seq`, then the rows, each numbered by its INSERT (the log's
+        head + 1: BEGIN IMMEDIATE holds the database's write lock), then COMMIT. False, and nothing stored, when
+        the match is not at `expected_seq` or a row breaks a unique index (an event_id stored before)."""
+        head = (*_bound(self._head_processors, (last_seq, updated_at, match_id)), expected_seq)
+        events = [_bound(self._text_processors_but_position, row) for row in rows]
+        sql = self._move_head_from
+        try:
+            driver.execute("BEGIN IMMEDIATE")
+            try:
+                if driver.execute(sql, head).rowcount != 1:
+                    driver.rollback()
+                    return False
+                sql = self._insert_next
+                driver.executemany(sql, events)
+                driver.commit()
+            except BaseException:
+                if driver.in_transaction:
+                    driver.rollback()
+                raise
+        except self._integrity_error:
+            return False
+        except self._driver_error as e:
+            raise DBAPIError.instance(sql, events, e, self._driver_error) from e
         return True
 
     def _script(self, cur: Any, rows: Sequence[Sequence[Any]], update: str, match: tuple[Any, ...], commit: bool,

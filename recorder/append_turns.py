@@ -41,10 +41,26 @@ class AppendTurns:
             with self._writer.connect() as conn, conn.begin():
                 yield conn
             return
+        with self._turn() as conn, conn.begin():
+            yield conn
+
+    @contextmanager
+    def driver(self) -> Iterator[Any]:
+        """SQLite: this process's writing turn, as the driver's connection outside any transaction: the caller
+        writes BEGIN IMMEDIATE and ends the transaction itself (SQLAlchemy's begin and commit, with their
+        events, cost more than the two statements)."""
+        assert self._lock is not None, "only SQLite's appends take turns"
+        with self._turn() as conn:
+            yield conn.connection.dbapi_connection
+
+    @contextmanager
+    def _turn(self) -> Iterator[Connection]:
+        """The writing connection, under this process's lock."""
+        assert self._lock is not None
         with self._lock:
             if not self._keep or not self._borrowed:
                 self._borrowed = True
-                with self._writer.connect() as conn, conn.begin():
+                with self._writer.connect() as conn:
                     yield conn
                 return
             kept = self._kept
@@ -52,12 +68,10 @@ class AppendTurns:
                 kept = self._writer.connect()
                 kept.detach()  # out of the pool's count: a store that is never closed holds no slot of it
                 self._kept, self._driver = kept, kept.connection.dbapi_connection
-            conn = kept
             try:
-                with conn.begin():
-                    yield conn
+                yield kept
             except BaseException:
-                if conn.invalidated:  # the driver's connection failed: the next turn opens another
+                if kept.invalidated:  # the driver's connection failed: the next turn opens another
                     self._drop()
                 raise
 

@@ -290,12 +290,13 @@ class EventStore:
     def _appended_in_one_trip(
         self, match_id: str, events: Sequence[NewEvent], expected_seq: int, recorded_by: str
     ) -> tuple[list[dict[str, Any]], Fold[Any]] | None:
-        """PostgreSQL: the append in one round trip (`AppendStatements.one_trip`), when the match's fold up to
+        """The append with no read before its writes (PostgreSQL: in one round trip, `AppendStatements.one_trip`;
+        SQLite: on the writing turn's driver connection, `one_trip_sqlite`), when the match's fold up to
         `expected_seq` is cached and the events are legal in it, and the append writes nothing but rows and the
         head (no snapshot due, the match goes on, no committed bag). None when it does not apply or the database
         finds the match elsewhere: the careful way (`_append`) then decides, and words every refusal and
         conflict, from the match as stored, so a stale cache never answers for it."""
-        if self._sql.sqlite or not is_match_id(match_id):
+        if not is_match_id(match_id):
             return None
         stored = self._cache.get(match_id)
         if stored is None or stored.upto != expected_seq or stored.fold is None or stored.broken is not None:
@@ -312,9 +313,14 @@ class EventStore:
             return None
         envelopes, texts = chained(events, expected_seq + 1, stored.head, recorded_by)
         rows = _event_rows(match_id, envelopes, [e.event_id for e in events], texts)
-        with autocommit_driver(self.engine) as driver:
-            if not self._sql.one_trip(driver, rows, match_id, expected_seq, fold.seq, utcnow()):
-                return None
+        if self._sql.sqlite:
+            with self._turns.driver() as driver:
+                moved = self._sql.one_trip_sqlite(driver, rows, match_id, expected_seq, fold.seq, utcnow())
+        else:
+            with autocommit_driver(self.engine) as driver:
+                moved = self._sql.one_trip(driver, rows, match_id, expected_seq, fold.seq, utcnow())
+        if not moved:
+            return None
         self._publish(match_id, StoredFold(fold, envelopes[-1]["hash"], fold.seq))
         return envelopes, fold
 
