@@ -23,7 +23,7 @@ from functools import partial
 from operator import attrgetter
 from typing import Any, NamedTuple
 
-from sqlalchemy import func, insert, tuple_
+from sqlalchemy import bindparam, func, insert, tuple_
 from sqlalchemy import select as core_select
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
@@ -65,6 +65,7 @@ from recorder.logfile import (
 from recorder.readable import readable_meta, readable_players, readable_winners
 from recorder.snapshots import SNAPSHOT_EVERY, Snapshots, load_key, snapshot_key
 from recorder.tables import (
+    FIRST_EVENT,
     ApiToken,
     ImportRecord,
     Match,
@@ -78,6 +79,8 @@ from recorder.tables import (
 )
 
 MAX_BATCH = 1000
+# The matches whose first event has the hash `hash` (served by the partial index ix_events_first_hash).
+FIRST_HASH_LOOKUP = core_select(EVENTS.c.match_id).where(EVENTS.c.hash == bindparam("hash"), FIRST_EVENT)
 _MATCH_OF = attrgetter("match_id")  # the stream a stored event row belongs to
 MATCHES = Match.__table__  # type: ignore[attr-defined]
 MATCH_PLAYERS = MatchPlayer.__table__  # type: ignore[attr-defined]
@@ -384,9 +387,7 @@ class EventStore:
         """A stored match whose events are these envelopes, or a prefix of them: (it, how many it has).
         A match found by the first event's hash that differs further on is a Conflict, naming the seq."""
         first = envelopes[0]["hash"]
-        for (match_id,) in s.connection().execute(
-            core_select(EVENTS.c.match_id).where(EVENTS.c.hash == first, EVENTS.c.seq == 1)
-        ).all():
+        for (match_id,) in s.connection().execute(FIRST_HASH_LOOKUP, {"hash": first}).all():
             have, differs = self._compared(s, match_id, envelopes)
             if differs is not None:
                 raise Conflict(

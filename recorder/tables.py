@@ -7,6 +7,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from sqlalchemy import JSON, BigInteger, Column, DateTime, Dialect, ForeignKey, Index, Integer, LargeBinary, String
+from sqlalchemy import text as sql_text
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.types import TypeDecorator, TypeEngine
 from sqlmodel import Field, SQLModel
@@ -97,11 +98,20 @@ class MatchListVersion(SQLModel, table=True):
     version: int = Field(sa_column=Column(BigInteger, nullable=False))
 
 
+# A match's first event: the condition of the partial index on hashes, and of the look-up it serves (written out,
+# not a bound parameter, so that a planner can see the look-up's condition implies the index's).
+FIRST_EVENT = sql_text("seq = 1")
+
+
 class StoredEvent(SQLModel, table=True):
     """An event as stored: append-only (the database refuses UPDATE and DELETE), hash-chained."""
 
     __tablename__ = "events"
-    __table_args__ = (Index("ix_events_position", "position", unique=True), Index("ix_events_hash", "hash"))
+    # The hash is looked up only for a match's first event (an import recognising a stored match): indexed there.
+    __table_args__ = (
+        Index("ix_events_position", "position", unique=True),
+        Index("ix_events_first_hash", "hash", sqlite_where=FIRST_EVENT, postgresql_where=FIRST_EVENT),
+    )
 
     match_id: str = Field(sa_column=Column(String(32), ForeignKey("matches.id"), primary_key=True))
     seq: int = Field(primary_key=True)
