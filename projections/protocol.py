@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
@@ -99,7 +100,7 @@ class Descriptor:
     # Paths in the state JSON private to one player ("players.*.hand": each player's own hand).
     hidden_state: tuple[str, ...] = ()
 
-    @property
+    @cached_property  # asked for by every event an append checks: worked out once (the descriptor is frozen)
     def event_types(self) -> frozenset[str]:
         return frozenset(spec.type for spec in self.events)
 

@@ -67,6 +67,7 @@ def _as_text(processors: list[Processor], dialect: Dialect, at: int) -> list[Pro
 
 
 _AT = EVENT_COLUMNS.index("recorded_at")
+_AT_BUT_POSITION = _AT - 1  # in a row without its position (which comes before the time)
 
 
 def _as_is(value: Any) -> Any:
@@ -243,8 +244,10 @@ class AppendStatements:
         `last_seq` only if it is still at `expected_seq`, then the rows, each numbered by its INSERT (the log's
         head + 1: BEGIN IMMEDIATE holds the database's write lock), then COMMIT. False, and nothing stored, when
         the match is not at `expected_seq` or a row breaks a unique index (an event_id stored before)."""
+        assert self._only_time_for_texts
         head = (*_bound(self._head_processors, (last_seq, updated_at, match_id)), expected_seq)
-        events = [_bound(self._text_processors_but_position, row) for row in rows]
+        at = self._text_processors_but_position[_AT_BUT_POSITION] or _as_is  # the data is text: only the time
+        events = [(*row[:4], at(row[4]), *row[5:]) for row in rows]
         sql = self._move_head_from
         try:
             driver.execute("BEGIN IMMEDIATE")

@@ -41,8 +41,19 @@ class AppendTurns:
             with self._writer.connect() as conn, conn.begin():
                 yield conn
             return
-        with self._turn() as conn, conn.begin():
-            yield conn
+        with self._lock:
+            kept = self._ready()
+            if kept is None:
+                with self._writer.connect() as conn, conn.begin():
+                    yield conn
+                return
+            try:
+                with kept.begin():
+                    yield kept
+            except BaseException:
+                if kept.invalidated:  # the driver's connection failed: the next turn opens another
+                    self._drop()
+                raise
 
     @contextmanager
     def driver(self) -> Iterator[Any]:
@@ -50,30 +61,26 @@ class AppendTurns:
         writes BEGIN IMMEDIATE and ends the transaction itself (SQLAlchemy's begin and commit, with their
         events, cost more than the two statements)."""
         assert self._lock is not None, "only SQLite's appends take turns"
-        with self._turn() as conn:
-            yield conn.connection.dbapi_connection
-
-    @contextmanager
-    def _turn(self) -> Iterator[Connection]:
-        """The writing connection, under this process's lock."""
-        assert self._lock is not None
         with self._lock:
-            if not self._keep or not self._borrowed:
-                self._borrowed = True
+            kept = self._ready()
+            if kept is None:
                 with self._writer.connect() as conn:
-                    yield conn
+                    yield conn.connection.dbapi_connection
                 return
-            kept = self._kept
-            if kept is None or kept.closed or kept.invalidated:
-                kept = self._writer.connect()
-                kept.detach()  # out of the pool's count: a store that is never closed holds no slot of it
-                self._kept, self._driver = kept, kept.connection.dbapi_connection
-            try:
-                yield kept
-            except BaseException:
-                if kept.invalidated:  # the driver's connection failed: the next turn opens another
-                    self._drop()
-                raise
+            yield self._driver
+
+    def _ready(self) -> Connection | None:
+        """Under the lock: the kept connection (opened when there is none, or it failed), or None when this turn
+        borrows a pooled one (the store's first, or every turn on an in-memory database)."""
+        if not self._keep or not self._borrowed:
+            self._borrowed = True
+            return None
+        kept = self._kept
+        if kept is None or kept.closed or kept.invalidated:
+            kept = self._writer.connect()
+            kept.detach()  # out of the pool's count: a store that is never closed holds no slot of it
+            self._kept, self._driver = kept, kept.connection.dbapi_connection
+        return kept
 
     def close(self) -> None:
         """Close the kept connection (a closed store; the next append opens another)."""

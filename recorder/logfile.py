@@ -80,6 +80,13 @@ def format_time(t: datetime) -> str:
     return t.isoformat(timespec="milliseconds") + "Z"
 
 
+def as_formatted(t: datetime) -> datetime:
+    """`t` (timezone-aware) as `format_time` spells it: in UTC, cut to the millisecond. The same as
+    `parse_time(format_time(t))`, without the text."""
+    t = t.astimezone(timezone.utc)
+    return t.replace(microsecond=t.microsecond - t.microsecond % 1000)
+
+
 def parse_time(text: str) -> datetime:
     t = datetime.fromisoformat(text.replace("Z", "+00:00"))
     if t.tzinfo is None:

@@ -51,6 +51,7 @@ from recorder.logfile import (
     ImportLine,
     NewEvent,
     PreparedImport,
+    as_formatted,
     canonical_json,
     chain_new,
     chained,
@@ -314,14 +315,15 @@ class EventStore:
             return None
         if fold.finished or self._snapshot_due(range(expected_seq + 1, fold.seq + 1)):
             return None
-        envelopes, texts = chained(events, expected_seq + 1, stored.head, recorded_by)
-        rows = _event_rows(match_id, envelopes, [e.event_id for e in events], texts)
+        now = utcnow()  # the rows' time (as hashed: to the millisecond) and the match's updated_at
+        envelopes, texts = chained(events, expected_seq + 1, stored.head, recorded_by, now)
+        rows = _event_rows(match_id, envelopes, [e.event_id for e in events], texts, as_formatted(now))
         if self._sql.sqlite:
             with self._turns.driver() as driver:
-                moved = self._sql.one_trip_sqlite(driver, rows, match_id, expected_seq, fold.seq, utcnow())
+                moved = self._sql.one_trip_sqlite(driver, rows, match_id, expected_seq, fold.seq, now)
         else:
             with autocommit_driver(self.engine) as driver:
-                moved = self._sql.one_trip(driver, rows, match_id, expected_seq, fold.seq, utcnow())
+                moved = self._sql.one_trip(driver, rows, match_id, expected_seq, fold.seq, now)
         if not moved:
             return None
         self._publish(match_id, StoredFold(fold, envelopes[-1]["hash"], fold.seq))
@@ -1019,9 +1021,12 @@ def _applied(fold: Fold[Any], seq: int, e: NewEvent) -> Fold[Any]:
 
 
 def _event_rows(match_id: str, envelopes: Sequence[dict[str, Any]], event_ids: Sequence[str | None],
-                texts: Sequence[str] | None) -> list[tuple[Any, ...]]:
-    """The values of `AppendStatements.write`'s rows (recorder/append_sql.py) for the envelopes."""
+                texts: Sequence[str] | None, recorded_at: datetime | None = None) -> list[tuple[Any, ...]]:
+    """The values of `AppendStatements.write`'s rows (recorder/append_sql.py) for the envelopes. `recorded_at`:
+    the time every envelope was recorded at, as `logfile.as_formatted` gives it (else parsed from theirs)."""
     times: dict[str, datetime] = {}  # an append's or an import's rows mostly share one time: parsed once
+    if recorded_at is not None:
+        times = {env["recorded_at"]: recorded_at for env in envelopes}
     datas = texts if texts is not None else [env["data"] for env in envelopes]
     return [
         (match_id, env["seq"], env["type"], data, times.get(env["recorded_at"])

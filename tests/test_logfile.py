@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 import pytest
 from hypothesis import given, settings
@@ -16,6 +16,7 @@ from recorder.logfile import (
     EXPORT_KEYS,
     GENESIS,
     NewEvent,
+    as_formatted,
     chain_new,
     check_chain,
     event_hash,
@@ -254,3 +255,12 @@ def test_the_encoders_made_once_write_what_json_writes(value: object) -> None:
         except ValueError as e:
             got = str(e)
         assert got == expected
+
+
+@given(st.datetimes(min_value=datetime(1970, 1, 2), max_value=datetime(9998, 12, 30),
+                    timezones=st.sampled_from([timezone.utc, timezone(timedelta(hours=5, minutes=30)),
+                                               timezone(timedelta(hours=-8))])))
+def test_as_formatted_is_the_time_as_format_time_spells_it(t: datetime) -> None:
+    """The append's rows take their time from `as_formatted` instead of parsing the envelope's text back."""
+    assert as_formatted(t) == parse_time(format_time(t))
+    assert as_formatted(t).tzinfo is not None
