@@ -115,13 +115,27 @@ def unknown_fields(spec: EventSpec, data: Any) -> list[str]:
     return []
 
 
-def unknown_field_problem(game: Game[Any] | None, type: str, data: Any) -> str | None:
-    """A sentence naming the first misspelled or unknown field of an event's data, or None."""
+# Data found to hold no unknown field, as (the event's model, the data's canonical JSON text): the same text is
+# the same data, so the same answer, without validating it again (most of an append's own checking). Bounded:
+# emptied when full.
+_CLEAN: set[tuple[type[BaseModel], str]] = set()
+CLEAN_MAX = 8192
+
+
+def unknown_field_problem(game: Game[Any] | None, type: str, data: Any, text: str | None = None) -> str | None:
+    """A sentence naming the first misspelled or unknown field of an event's data, or None. `text`: the data's
+    canonical JSON text, when the caller has it (an answer found clean is then remembered by it)."""
     spec = event_spec(game, type)
     if spec is None:
         return None  # an unknown type is the fold's to refuse
+    if text is not None and (spec.data, text) in _CLEAN:
+        return None
     extra = unknown_fields(spec, data)
     if not extra:
+        if text is not None:
+            if len(_CLEAN) >= CLEAN_MAX:
+                _CLEAN.clear()
+            _CLEAN.add((spec.data, text))
         return None
     fields = ", ".join(spec.data.model_fields) or "none"
     return f"{type}: unknown field {extra[0]!r} (the fields of {type} are: {fields})"

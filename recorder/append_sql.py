@@ -244,9 +244,11 @@ class AppendStatements:
         `last_seq` only if it is still at `expected_seq`, then the rows, each numbered by its INSERT (the log's
         head + 1: BEGIN IMMEDIATE holds the database's write lock), then COMMIT. False, and nothing stored, when
         the match is not at `expected_seq` or a row breaks a unique index (an event_id stored before)."""
-        assert self._only_time_for_texts
-        head = (*_bound(self._head_processors, (last_seq, updated_at, match_id)), expected_seq)
-        at = self._text_processors_but_position[_AT_BUT_POSITION] or _as_is  # the data is text: only the time
+        assert self._only_time_for_texts and self._head_processors[0] is None and self._head_processors[2] is None
+        # The data is text already: only the times are bound, by the column's processor, which remembers its last
+        # few answers (the rows' time is mostly `updated_at` itself: written out once).
+        at = self._text_processors_but_position[_AT_BUT_POSITION] or _as_is
+        head = (last_seq, at(updated_at), match_id, expected_seq)
         events = [(*row[:4], at(row[4]), *row[5:]) for row in rows]
         sql = self._move_head_from
         try:

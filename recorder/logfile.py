@@ -171,20 +171,22 @@ def chain_new(
 
 
 def chained(
-    events: Sequence[NewEvent], first_seq: int, prev: str, recorded_by: str, now: datetime | None = None
+    events: Sequence[NewEvent], first_seq: int, prev: str, recorded_by: str, now: datetime | None = None,
+    texts: Sequence[str] | None = None,
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """`chain_new`'s envelopes, and beside them each event's data as the store writes it: the canonical text
-    its hash was taken over, encoded once for both (the store then stores it as it is)."""
+    its hash was taken over, encoded once for both (the store then stores it as it is). `texts`: those texts,
+    when the caller has them already (`dumps_strictly` of each event's data)."""
     at = format_time(now or utcnow())
-    envelopes, texts = [], []
-    for seq, e in enumerate(events, start=first_seq):
-        text = dumps_strictly(e.data)
+    envelopes, stored = [], []
+    for i, (seq, e) in enumerate(enumerate(events, start=first_seq)):
+        text = dumps_strictly(e.data) if texts is None else texts[i]
         hash = stored_event_hash(seq, e.type, text, at, recorded_by, prev)
         envelopes.append({"seq": seq, "type": e.type, "data": e.data, "recorded_at": at,
                           "recorded_by": recorded_by, "prev_hash": prev, "hash": hash})
-        texts.append(text)
+        stored.append(text)
         prev = hash
-    return envelopes, texts
+    return envelopes, stored
 
 
 # -- reading ----------------------------------------------------------------------------------------

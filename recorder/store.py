@@ -63,7 +63,7 @@ from recorder.logfile import (
     parse_time,
     prepare_import,
 )
-from recorder.readable import readable_meta, readable_players, readable_winners
+from recorder.readable import dumps_strictly, readable_meta, readable_players, readable_winners
 from recorder.snapshots import SNAPSHOT_EVERY, Snapshots, load_key, snapshot_key
 from recorder.tables import (
     FIRST_EVENT,
@@ -314,22 +314,24 @@ class EventStore:
         fold = stored.fold
         if committed(fold):
             return None
+        texts = [dumps_strictly(e.data) for e in events]  # as stored and hashed; the field check remembers by it
         try:
-            for seq, e in enumerate(events, start=expected_seq + 1):
-                fold = _applied(fold, seq, e)
+            for i, (e, text) in enumerate(zip(events, texts, strict=True)):
+                fold = _applied(fold, expected_seq + 1 + i, e, text)
         except (BadRequest, Refused):
             return None
         if fold.finished or self._snapshot_due(range(expected_seq + 1, fold.seq + 1)):
             return None
-        now = utcnow()  # the rows' time (as hashed: to the millisecond) and the match's updated_at
-        envelopes, texts = chained(events, expected_seq + 1, stored.head, recorded_by, now)
-        rows = _event_rows(match_id, envelopes, [e.event_id for e in events], texts, as_formatted(now))
+        now = utcnow()
+        at = as_formatted(now)  # the rows' time as hashed (to the millisecond), and the match's updated_at
+        envelopes, texts = chained(events, expected_seq + 1, stored.head, recorded_by, now, texts)
+        rows = _event_rows(match_id, envelopes, [e.event_id for e in events], texts, at)
         if self._sql.sqlite:
             with self._turns.driver() as driver:
-                moved = self._sql.one_trip_sqlite(driver, rows, match_id, expected_seq, fold.seq, now)
+                moved = self._sql.one_trip_sqlite(driver, rows, match_id, expected_seq, fold.seq, at)
         else:
             with autocommit_driver(self.engine) as driver:
-                moved = self._sql.one_trip(driver, rows, match_id, expected_seq, fold.seq, now)
+                moved = self._sql.one_trip(driver, rows, match_id, expected_seq, fold.seq, at)
         if not moved:
             return None
         self._publish(match_id, StoredFold(fold, envelopes[-1]["hash"], fold.seq))
@@ -1004,9 +1006,10 @@ def _first_line(e: Exception) -> str:
     return str(getattr(e, "orig", e)).splitlines()[0][:200]
 
 
-def _check_fields(fold: Fold[Any], seq: int, e: NewEvent) -> None:
-    """BadRequest naming the first field of `e`'s data that its type does not have (a misspelling)."""
-    problem = unknown_field_problem(fold.game, e.type, e.data)
+def _check_fields(fold: Fold[Any], seq: int, e: NewEvent, text: str | None = None) -> None:
+    """BadRequest naming the first field of `e`'s data that its type does not have (a misspelling). `text`: the
+    data's canonical JSON text, when the caller has it."""
+    problem = unknown_field_problem(fold.game, e.type, e.data, text)
     if problem is not None:
         raise BadRequest(problem, seq=seq, type=e.type)
 
@@ -1019,9 +1022,9 @@ def _ruled(fold: Fold[Any], seq: int, e: NewEvent) -> Fold[Any]:
         raise _refusal(err, seq, e.type) from err
 
 
-def _applied(fold: Fold[Any], seq: int, e: NewEvent) -> Fold[Any]:
+def _applied(fold: Fold[Any], seq: int, e: NewEvent, text: str | None = None) -> Fold[Any]:
     """`_ruled`, the event's fields checked first (`_check_fields`)."""
-    _check_fields(fold, seq, e)
+    _check_fields(fold, seq, e, text)
     return _ruled(fold, seq, e)
 
 
