@@ -240,7 +240,7 @@ class AppendStatements:
     def one_trip_sqlite(self, driver: Any, rows: Sequence[Sequence[Any]], match_id: str, expected_seq: int,
                         last_seq: int, updated_at: Any) -> bool:
         """SQLite: `one_trip`'s append, as one transaction on the writing turn's driver connection
-        (`AppendTurns.driver`) with no read before its writes: the match row moved from `expected_seq` to
+        (`AppendTurns.on_driver`) with no read before its writes: the match row moved from `expected_seq` to
         `last_seq` only if it is still at `expected_seq`, then the rows, each numbered by its INSERT (the log's
         head + 1: BEGIN IMMEDIATE holds the database's write lock), then COMMIT. False, and nothing stored, when
         the match is not at `expected_seq` or a row breaks a unique index (an event_id stored before)."""
@@ -251,15 +251,19 @@ class AppendStatements:
         head = (last_seq, at(updated_at), match_id, expected_seq)
         events = [(*row[:4], at(row[4]), *row[5:]) for row in rows]
         sql = self._move_head_from
+        cur = driver.cursor()  # one cursor for the four statements; `execute` for a single row (cheaper than many)
         try:
-            driver.execute("BEGIN IMMEDIATE")
+            cur.execute("BEGIN IMMEDIATE")
             try:
-                if driver.execute(sql, head).rowcount != 1:
+                if cur.execute(sql, head).rowcount != 1:
                     driver.rollback()
                     return False
                 sql = self._insert_next
-                driver.executemany(sql, events)
-                driver.commit()
+                if len(events) == 1:
+                    cur.execute(sql, events[0])
+                else:
+                    cur.executemany(sql, events)
+                cur.execute("COMMIT")
             except BaseException:
                 if driver.in_transaction:
                     driver.rollback()

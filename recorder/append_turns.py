@@ -15,11 +15,13 @@ PostgreSQL lets appends to different matches run at once: each takes a pooled co
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy.engine import Connection, Engine
+
+T = TypeVar("T")
 
 
 class AppendTurns:
@@ -55,19 +57,17 @@ class AppendTurns:
                     self._drop()
                 raise
 
-    @contextmanager
-    def driver(self) -> Iterator[Any]:
-        """SQLite: this process's writing turn, as the driver's connection outside any transaction: the caller
-        writes BEGIN IMMEDIATE and ends the transaction itself (SQLAlchemy's begin and commit, with their
-        events, cost more than the two statements)."""
+    def on_driver(self, work: Callable[[Any], T]) -> T:
+        """SQLite: `work(driver connection)` in this process's writing turn, outside any transaction: `work` writes
+        BEGIN IMMEDIATE and ends the transaction itself (SQLAlchemy's begin and commit, with their events, cost
+        more than the two statements; so did a context manager for the turn)."""
         assert self._lock is not None, "only SQLite's appends take turns"
         with self._lock:
             kept = self._ready()
             if kept is None:
                 with self._writer.connect() as conn:
-                    yield conn.connection.dbapi_connection
-                return
-            yield self._driver
+                    return work(conn.connection.dbapi_connection)
+            return work(self._driver)
 
     def _ready(self) -> Connection | None:
         """Under the lock: the kept connection (opened when there is none, or it failed), or None when this turn

@@ -327,8 +327,8 @@ class EventStore:
         envelopes, texts = chained(events, expected_seq + 1, stored.head, recorded_by, now, texts)
         rows = _event_rows(match_id, envelopes, [e.event_id for e in events], texts, at)
         if self._sql.sqlite:
-            with self._turns.driver() as driver:
-                moved = self._sql.one_trip_sqlite(driver, rows, match_id, expected_seq, fold.seq, at)
+            moved = self._turns.on_driver(partial(self._sql.one_trip_sqlite, rows=rows, match_id=match_id,
+                                                  expected_seq=expected_seq, last_seq=fold.seq, updated_at=at))
         else:
             with autocommit_driver(self.engine) as driver:
                 moved = self._sql.one_trip(driver, rows, match_id, expected_seq, fold.seq, at)

@@ -27,8 +27,8 @@ def trips(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     for name in ("one_trip", "one_trip_sqlite"):
         real = getattr(AppendStatements, name)
 
-        def counted(self: AppendStatements, *args: Any, real: Any = real) -> bool:
-            seen.append(real(self, *args))
+        def counted(self: AppendStatements, *args: Any, real: Any = real, **kwargs: Any) -> bool:
+            seen.append(real(self, *args, **kwargs))
             return seen[-1]
 
         monkeypatch.setattr(AppendStatements, name, counted)
