@@ -9,6 +9,10 @@ PORT ?= 8000
 DEMO ?= 3
 # CI runs the full suite; locally the slow property runs are skipped (`make test-full` runs them).
 PYTEST_SELECT := $(if $(CI),,-m "not slow")
+# With PYTHONDONTWRITEBYTECODE=1 (as some environments set) every pytest worker compiles and assert-rewrites
+# ~600 modules (the tests, the plugins' packages) again on each run, 10 s or more a worker. The test targets
+# keep that cache in .pytest_cache/pycache instead: nothing is written beside the sources.
+PYTEST := PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(CURDIR)/.pytest_cache/pycache $(BIN)/python -m pytest
 
 .PHONY: run test test-full test-quick lint migrate bench clean
 
@@ -30,13 +34,13 @@ migrate: $(STAMP)
 	$(BIN)/scorebook migrate
 
 test: $(STAMP) lint
-	$(BIN)/python -m pytest -n 2 $(PYTEST_SELECT)
+	$(PYTEST) -n 2 $(PYTEST_SELECT)
 
 test-full: $(STAMP) lint
-	$(BIN)/python -m pytest -n 2
+	$(PYTEST) -n 2
 
 test-quick: $(STAMP)
-	$(BIN)/python -m pytest -n 2 -m "not slow and not browser"
+	$(PYTEST) -n 2 -m "not slow and not browser"
 
 lint: $(STAMP)
 	$(BIN)/ruff check projections recorder dashboard tests bench migrations

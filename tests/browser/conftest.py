@@ -41,6 +41,16 @@ class LiveServer:
     rewound: str = ""
 
 
+def games_quick(representative: str) -> list[Any]:
+    """Every game as a test parameter; outside CI's full run (`-m "not slow"`) only `representative` runs.
+
+    For browser tests that repeat one scenario per game, the page's code being the same for every game: the
+    representative is picked so that the quick run still takes each path that only some games have (hidden
+    tiles dealt and drawn, board targets, to-scale boards); CI runs all four."""
+    assert representative in GAME_NAMES, representative
+    return [game if game == representative else pytest.param(game, marks=pytest.mark.slow) for game in GAME_NAMES]
+
+
 def _chromium() -> str:
     path = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium") or ""
     if not path:

@@ -12,7 +12,7 @@ from dashboard.boards import board_figure
 from dashboard.model import ReplayCache
 from projections.registry import GAME_NAMES
 from projections.scores import scores_json
-from tests.browser.conftest import LiveServer, shot
+from tests.browser.conftest import LiveServer, games_quick, shot
 
 pytestmark = pytest.mark.browser
 
@@ -64,7 +64,8 @@ def expected_board(server: LiveServer, match_id: str, k: int) -> list[dict[str, 
     return [{key: t.get(key) for key in ("x", "y", "text", "name")} for t in traces]
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+# Hi-Spot in the quick run: a to-scale board with the game's extras (the tile patterns) and racks hidden.
+@pytest.mark.parametrize("game", games_quick("hi-spot"))
 def test_step_with_the_keyboard_and_the_url_keeps_the_step(page: Any, live_server: LiveServer, game: str) -> None:
     match_id = live_server.by_game[game]
     n = open_replay(page, live_server, match_id)
@@ -215,7 +216,9 @@ def test_chain_check_is_shown(page: Any, live_server: LiveServer) -> None:
     assert page.inner_text("#chain-check").strip() == f"✓ {n} events, chain intact"
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+# High Five in the quick run: the one game whose bonuses are charted by the points they won (captures, claims);
+# the other games' bonus counts and penalties are drawn in test_stats_browser.py too.
+@pytest.mark.parametrize("game", games_quick("high-five"))
 def test_statistics_page_draws_its_charts(page: Any, live_server: LiveServer, game: str) -> None:
     page.goto(f"{live_server.url}/stats?game={game}")
     ids = ["stats-trend", "stats-turns", "stats-bonus", "stats-length", "stats-first"]

@@ -1,8 +1,9 @@
 """Issue 12, point 6: the replay page steps in the browser. On a 500-event match of every game (in progress,
-seen by a spectator), 50 steps with → each show the right board, step label, score text and URL, and
-none of them asks the server anything; the key-press-to-paint times are printed (never asserted: see
-`python -m bench replay` and docs/PERFORMANCE.md). Also: a link opens at its step, every control still
-steps, and a match whose stored rows break steps up to the break."""
+seen by a spectator; Tri-Ominos only in the quick run, every game in CI's full run), 50 steps with → each
+show the right board, step label, score text and URL, and none of them asks the server anything; the
+key-press-to-paint times are printed (never asserted: see `python -m bench replay` and docs/PERFORMANCE.md).
+Also: a link opens at its step, every control still steps, and a match whose stored rows break steps up to
+the break."""
 
 from __future__ import annotations
 
@@ -19,20 +20,22 @@ from dashboard.model import ReplayCache, step_view
 from dashboard.pages.replay import render_parts
 from projections.registry import GAME_NAMES
 from recorder.visibility import reader
-from tests.browser.conftest import LiveServer, _import, shot
+from tests.browser.conftest import LiveServer, _import, games_quick, shot
 from tests.browser.test_dashboard_browser import board_traces, open_replay, wait_step
 
 pytestmark = pytest.mark.browser
 
 STEPS = 50
 MARKER_PATH = "() => document.querySelector('#score-chart .shapelayer path[data-index=\"0\"]').getAttribute('d')"
+# The expected steps' replays, built once per match and view (rebuilt if the match grows), not once per step.
+EXPECTED = ReplayCache()
 
 
 def spectator_step(server: LiveServer, match_id: str, k: int) -> tuple[list[dict[str, Any]], str, str]:
     """What a spectator must see at step k, drawn on the server as the page used to be: board traces, score
     text, the current event's words."""
     sb = server.sb
-    replay = ReplayCache().replay(sb, match_id, view=sb.view(match_id, reader(None)))
+    replay = EXPECTED.replay(sb, match_id, view=sb.view(match_id, reader(None)))
     view = step_view(sb, replay, k)
     figure = board_figure(replay.game, view.board, replay.players, replay.finished, **replay.extras)
     traces = [{key: t.get(key) for key in ("x", "y", "text", "name")} for t in json.loads(json.dumps(figure["data"]))]
@@ -52,7 +55,8 @@ def server_calls(page: Any) -> list[str]:
     return calls
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+# Tri-Ominos in the quick run: hands hidden from the spectator, a to-scale board.
+@pytest.mark.parametrize("game", games_quick("tri-ominos"))
 def test_fifty_steps_of_a_500_event_match_each_show_the_right_step_without_asking_the_server(
     page: Any, live_server: LiveServer, long_matches: dict[str, str], game: str
 ) -> None:
