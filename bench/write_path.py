@@ -66,8 +66,8 @@ IMPORTED = 1000
 # which SQLite checkpoints it and then writes it over from its start, as on a server that has run a while. While
 # a WAL file still grows, each commit's flush also writes the file's new size and blocks, and costs more: the
 # eventsourcing library writes 2.4 pages a save and took ~420 saves to get there, so that with a warm-up of 10
-# its first rounds ran at 3,300 saves/s and the later ones at 5,100 (Scorebook, 8.7 pages an append, is there
-# within its first round).
+# its first rounds ran at 3,300 saves/s and the later ones at 5,100 (Scorebook, 5.1 pages an append since
+# migration 0011, is there within its first round).
 WARM_UP = 600
 SETTLE = 1.5  # seconds after an HTTP run: Scorebook's follower (every 1 s) projects what was appended
 GAME = "hats-off"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from alembic import context
 from sqlalchemy import create_engine
 from sqlmodel import SQLModel
@@ -10,6 +12,7 @@ import recorder.bag  # noqa: F401  (registers the committed bags' seeds table)
 import recorder.stream_tables  # noqa: F401  (registers the club streams' tables too)
 import recorder.tables  # noqa: F401  (registers the tables on the metadata)
 from recorder.config import database_url
+from recorder.tables import in_schema
 
 config = context.config
 target_metadata = SQLModel.metadata
@@ -31,6 +34,7 @@ def _run(connection) -> None:  # type: ignore[no-untyped-def]
         connection=connection,
         target_metadata=target_metadata,
         render_as_batch=connection.dialect.name == "sqlite",
+        include_object=partial(in_schema, dialect=connection.dialect.name),
     )
     with context.begin_transaction():
         context.run_migrations()

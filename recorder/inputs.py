@@ -119,7 +119,9 @@ def _plain_text(s: str, limit: int) -> bool:
 def _plain_size(value: Any, depth: int) -> int | None:
     """An upper bound of `value`'s size as canonical JSON, if it is made only of plain JSON values within
     every limit; None for anything `json_problem` must look at (it then words the refusal, if any). One walk
-    with no field paths built and no JSON written: the check of every append and every imported line."""
+    with no field paths built and no JSON written: the check of every append and every imported line. The
+    strings and integers inside an object or a list, most of an event's values, are checked where they stand
+    (a call for each cost as much as the check)."""
     t = type(value)
     if t is str:
         # at most 6 bytes a character (a \uXXXX escape), and the quotes
@@ -135,17 +137,38 @@ def _plain_size(value: Any, depth: int) -> int | None:
         for k, v in value.items():
             if type(k) is not str or (k not in _PLAIN and not _plain_text(k, MAX_KEY_CHARS)):
                 return None
-            item = _plain_size(v, depth + 1)
-            if item is None:
-                return None
-            size += 6 * len(k) + 4 + item  # the quoted key, a colon and a comma
+            size += 6 * len(k) + 4  # the quoted key, a colon and a comma
+            tv = type(v)
+            if tv is str:
+                if v not in _PLAIN and not _plain_text(v, MAX_STRING_CHARS):
+                    return None
+                size += 6 * len(v) + 2
+            elif tv is int:
+                if not -MAX_SAFE_INTEGER <= v <= MAX_SAFE_INTEGER:
+                    return None
+                size += 17
+            else:
+                item = _plain_size(v, depth + 1)
+                if item is None:
+                    return None
+                size += item
         return size
     if t is list:
         for v in value:
-            item = _plain_size(v, depth + 1)
-            if item is None:
-                return None
-            size += item + 1
+            tv = type(v)
+            if tv is str:
+                if v not in _PLAIN and not _plain_text(v, MAX_STRING_CHARS):
+                    return None
+                size += 6 * len(v) + 3
+            elif tv is int:
+                if not -MAX_SAFE_INTEGER <= v <= MAX_SAFE_INTEGER:
+                    return None
+                size += 18
+            else:
+                item = _plain_size(v, depth + 1)
+                if item is None:
+                    return None
+                size += item + 1
         return size
     if t is float:
         return 32 if math.isfinite(value) else None

@@ -178,9 +178,10 @@ def chained(
     its hash was taken over, encoded once for both (the store then stores it as it is). `texts`: those texts,
     when the caller has them already (`dumps_strictly` of each event's data)."""
     at = format_time(now or utcnow())
+    if texts is None:
+        texts = [dumps_strictly(e.data) for e in events]
     envelopes, stored = [], []
-    for i, (seq, e) in enumerate(enumerate(events, start=first_seq)):
-        text = dumps_strictly(e.data) if texts is None else texts[i]
+    for seq, e, text in zip(range(first_seq, first_seq + len(events)), events, texts, strict=True):
         hash = stored_event_hash(seq, e.type, text, at, recorded_by, prev)
         envelopes.append({"seq": seq, "type": e.type, "data": e.data, "recorded_at": at,
                           "recorded_by": recorded_by, "prev_hash": prev, "hash": hash})

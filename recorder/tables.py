@@ -98,6 +98,18 @@ class MatchListVersion(SQLModel, table=True):
     version: int = Field(sa_column=Column(BigInteger, nullable=False))
 
 
+def on_dialect(dialect: str, index: Index) -> Index:
+    """An index that only `dialect`'s schema has: its DDL is emitted there only, and `in_schema` leaves it out of
+    the comparison of the models with another database's migrated schema."""
+    index.info["dialect"] = dialect
+    return index.ddl_if(dialect=dialect)
+
+
+def in_schema(obj: Any, name: str | None, type_: str, reflected: bool, compare_to: Any, *, dialect: str) -> bool:
+    """Alembic's `include_object` for a database of `dialect`: every object but another dialect's own indexes."""
+    return type_ != "index" or obj.info.get("dialect", dialect) == dialect
+
+
 # A match's first event: the condition of the partial index on hashes, and of the look-up it serves (written out,
 # not a bound parameter, so that a planner can see the look-up's condition implies the index's).
 FIRST_EVENT = sql_text("seq = 1")
@@ -108,14 +120,18 @@ class StoredEvent(SQLModel, table=True):
 
     __tablename__ = "events"
     # The hash is looked up only for a match's first event (an import recognising a stored match): indexed there.
+    # On SQLite the position is the table's rowid (migration 0011): the table itself is in position order and
+    # `(match_id, seq)` is a unique index; on PostgreSQL `(match_id, seq)` is the key and positions an index.
     __table_args__ = (
-        Index("ix_events_position", "position", unique=True),
+        on_dialect("postgresql", Index("ix_events_position", "position", unique=True)),
+        on_dialect("sqlite", Index("ix_events_match_seq", "match_id", "seq", unique=True)),
         Index("ix_events_first_hash", "hash", sqlite_where=FIRST_EVENT, postgresql_where=FIRST_EVENT),
     )
 
     match_id: str = Field(sa_column=Column(String(32), ForeignKey("matches.id"), primary_key=True))
     seq: int = Field(primary_key=True)
-    position: int = Field(sa_column=Column(BigInteger, nullable=False))  # global order, for followers
+    # Global order, for followers.
+    position: int = Field(sa_column=Column(BigInteger().with_variant(Integer(), "sqlite"), nullable=False))
     type: str = Field(max_length=64)
     data: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     recorded_at: datetime = Field(sa_column=Column(UtcDateTime(), nullable=False))

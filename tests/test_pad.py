@@ -333,22 +333,6 @@ def test_meta_reads_numbers_and_checks_the_date() -> None:
         record.read_meta(None, None, None, "5/9/2026")
 
 
-def test_seat_rows_add_remove_and_follow_the_game() -> None:
-    seats = record.SEATS
-
-    def unpack(out: tuple[Any, ...]) -> tuple[list[str], list[bool], int]:
-        return list(out[:seats]), list(out[seats: 2 * seats]), out[3 * seats]
-
-    names, hidden, count = unpack(record.seat_rows("hats-off", "new-player-add", ["Ann", "Bo"], 2))
-    assert count == 3 and hidden[:4] == [False, False, False, True]
-    names, hidden, count = unpack(record.seat_rows("hats-off", "new-player-remove-0", ["Ann", "Bo", "Cy"], 3))
-    assert names[:3] == ["Bo", "Cy", ""] and count == 2
-    names, hidden, count = unpack(record.seat_rows("hats-off", "new-player-remove-0", ["Ann", "Bo"], 2))
-    assert names[:2] == ["Ann", "Bo"] and count == 2  # never fewer than the game's minimum
-    out = record.seat_rows("hats-off", "new-game", ["Ann", "Bo", "Cy", "Dee", "Eli"], 5)
-    assert unpack(out)[2] == 4 and out[-2] is True  # Hats Off takes 2–4: "+ Add player" is disabled
-
-
 def test_start_records_the_scorekeeper_and_a_retry_is_the_same_match(scorebook: Scorebook) -> None:
     data = record.match_data("hats-off", ["Ann", "Bo"], {"target_score": 30}, {"table": 4})
     event_id = str(uuid.uuid4())

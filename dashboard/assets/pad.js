@@ -148,6 +148,37 @@
       if (!n) { return noUpdate(); }
       return { event_id: previous && previous.event_id ? previous.event_id : uuid(), n: n };
     },
+    /* The new-match form's seat rows after a game change, "+ Add player" or a row's ✕, counted here from the
+     * buttons' click counts against those already counted (`seen`): clicks that Dash hands over together each
+     * count. Arguments: game, add clicks, each row's ✕ clicks, each row's name, the rows shown, `seen`,
+     * {game: [fewest, most]}. Returns each row's name, each row's hidden, each ✕'s hidden, the rows shown, the
+     * clicks now counted, the hint and whether "+ Add player" is disabled. */
+    seats: function () {
+      var args = Array.prototype.slice.call(arguments);
+      var n = (args.length - 5) / 2;
+      var limits = args[args.length - 1][args[0]];
+      var low = limits[0], high = limits[1];
+      var clicks = function (v) { return v || 0; };
+      var add = clicks(args[1]);
+      var removes = args.slice(2, 2 + n).map(clicks);
+      var names = args.slice(2 + n, 2 + 2 * n).map(function (v) { return v || ""; });
+      var count = args[2 + 2 * n] || low;
+      var seen = args[3 + 2 * n] || { add: 0, remove: removes.map(function () { return 0; }) };
+      count = Math.min(high, count + Math.max(0, add - seen.add));
+      removes.forEach(function (r, i) {
+        for (var k = r - clicks(seen.remove[i]); k > 0 && i < count && count > low; k--) {
+          names.splice(i, 1);
+          names.push("");
+          count -= 1;
+        }
+      });
+      count = Math.max(low, Math.min(high, count));
+      var shown = names.map(function (v, i) { return i < count ? v : ""; });
+      var hidden = names.map(function (_, i) { return i >= count; });
+      var fixed = names.map(function () { return count <= low; });
+      return shown.concat(hidden, fixed, [count, { add: add, remove: removes }, "(" + low + "–" + high + " players)",
+                                          count >= high]);
+    },
     /* The server answered a line: no longer pending. */
     ack: function (ack) {
       if (ack && state.inflight && ack.event_id === state.inflight.event_id) {

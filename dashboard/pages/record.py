@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import Any
 
-from dash import ALL, ClientsideFunction, Dash, Input, Output, State, ctx, dcc, html, no_update
+from dash import ALL, ClientsideFunction, Dash, Input, Output, State, dcc, html, no_update
 
 from dashboard.pages.pad import attrs
 from dashboard.pages.signin import principal, sign_in_prompt
@@ -249,6 +249,8 @@ def layout(sb: Scorebook) -> html.Div:
         ]))
     return html.Div(className="page record", children=[
         dcc.Store(id="new-count", data=low),
+        dcc.Store(id="new-seat-clicks"),  # the clicks on "+ Add player" and each ✕ counted so far
+        dcc.Store(id="new-seat-limits", data=seat_limits()),
         dcc.Store(id="new-send"),
         # Where a started match's pad is: a Location of this page (an output to the app's own `url` would
         # make Dash call `create` when the page is drawn); "callback-nav" tells the app's router.
@@ -302,28 +304,39 @@ def _players_hint(game: str) -> str:
     return f"({d.min_players}–{d.max_players} players)"
 
 
+def seat_limits() -> dict[str, list[int]]:
+    """Each game's fewest and most players: the browser keeps the seat rows within them (`scorepad.seats`)."""
+    return {g: [get_game(g).descriptor.min_players, get_game(g).descriptor.max_players] for g in GAME_NAMES}
+
+
 def register(app: Dash, sb: Scorebook) -> None:
     seats = range(SEATS)
 
-    @app.callback(
+    # The seat rows are counted in the browser, from the click counts: quick clicks on "+ Add player" each add a
+    # row. (Counted by a server callback, a second click's request left before the first's answer and counted
+    # from the same number.) The server draws only the game's option fields.
+    app.clientside_callback(
+        ClientsideFunction(namespace="scorepad", function_name="seats"),
         *[Output(f"new-player-{i}", "value") for i in seats],
         *[Output(f"new-player-row-{i}", "hidden") for i in seats],
         *[Output(f"new-player-remove-{i}", "hidden") for i in seats],
         Output("new-count", "data"),
+        Output("new-seat-clicks", "data"),
         Output("new-players-hint", "children"),
         Output("new-player-add", "disabled"),
-        Output("new-options", "children"),
         Input("new-game", "value"),
         Input("new-player-add", "n_clicks"),
         *[Input(f"new-player-remove-{i}", "n_clicks") for i in seats],
         *[State(f"new-player-{i}", "value") for i in seats],
         State("new-count", "data"),
+        State("new-seat-clicks", "data"),
+        State("new-seat-limits", "data"),
         prevent_initial_call=True,
     )
-    def players(game: str, *args: Any) -> tuple[Any, ...]:
-        names = list(args[1 + SEATS: 1 + 2 * SEATS])
-        count = int(args[-1] or 2)
-        return seat_rows(game, ctx.triggered_id, names, count)
+
+    @app.callback(Output("new-options", "children"), Input("new-game", "value"), prevent_initial_call=True)
+    def options(game: str) -> Any:
+        return option_fields(game)
 
     app.clientside_callback(
         ClientsideFunction(namespace="scorepad", function_name="start"),
@@ -359,23 +372,3 @@ def register(app: Dash, sb: Scorebook) -> None:
         except ValueError as e:
             return f"Not started: {e}", no_update
         return "", f"/record/{match_id}"
-
-
-def seat_rows(game: str, trigger: Any, names: list[Any], count: int) -> tuple[Any, ...]:
-    """The player rows after a game change, "+ Add player" or a row's ✕ (the `players` callback's outputs)."""
-    spec = get_game(game).descriptor
-    names = [n or "" for n in names] + [""] * (SEATS - len(names))
-    options: Any = no_update
-    if trigger == "new-game":
-        options = option_fields(game)
-    elif trigger == "new-player-add":
-        count += 1
-    elif isinstance(trigger, str) and trigger.startswith("new-player-remove-"):
-        i = int(trigger.rsplit("-", 1)[1])
-        if i < count and count > spec.min_players:
-            names = names[:i] + names[i + 1:] + [""]
-            count -= 1
-    count = max(spec.min_players, min(spec.max_players, count))
-    names = [n if i < count else "" for i, n in enumerate(names)]
-    return (*names, *[i >= count for i in range(SEATS)], *[count <= spec.min_players] * SEATS, count,
-            _players_hint(game), count >= spec.max_players, options)
