@@ -4,12 +4,12 @@ tests), and tell whether a database is at head without importing Alembic (read-o
 from __future__ import annotations
 
 import ast
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import inspect, text
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -99,3 +99,19 @@ def behind_head(engine: Engine) -> str | None:
         return (f"the database schema is at revision {at}, which this version of Scorebook does not know "
                 f"(its head is {head}): upgrade Scorebook, or use a database made by this version")
     return f"the database schema is at revision {at}, not head {head}: run `scorebook migrate`"
+
+
+def schema_drift(conn: Connection) -> list[Any]:
+    """What Alembic finds between the schema of `conn`'s database and the models (empty when they agree), each
+    database's own indexes compared on that database only (`tables.in_schema`)."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+    from sqlmodel import SQLModel
+
+    import recorder.bag  # noqa: F401  (every table on the metadata, as migrations/env.py has them)
+    import recorder.stream_tables  # noqa: F401
+    from recorder.tables import in_schema
+
+    context = MigrationContext.configure(conn, opts={"include_object": partial(in_schema, dialect=conn.dialect.name)})
+    return list(compare_metadata(context, SQLModel.metadata))
+
