@@ -107,6 +107,11 @@ class AppendStatements:
         columns = [c for c in EVENT_COLUMNS if c != "position"]
         self._insert_next = (f"INSERT INTO events ({', '.join(EVENT_COLUMNS)}) VALUES ({mark}, {mark}, "
                              f"(SELECT coalesce(max(position), 0) + 1 FROM events), {', '.join([mark] * 7)})")
+        # SQLite's one-trip append: the position left to SQLite, which numbers a row of a rowid table (the position
+        # is the events table's rowid, migration 0011) max(rowid) + 1 under the write lock BEGIN IMMEDIATE holds:
+        # the same number as the subquery, without running it.
+        self._insert_numbered = (f"INSERT INTO events ({', '.join(EVENT_COLUMNS)}) VALUES ({mark}, {mark}, NULL, "
+                                 f"{', '.join([mark] * 7)})")
         self._event_processors_but_position = _processors(EVENTS, columns, dialect)
         self._driver_error = dialect.loaded_dbapi.Error
         self._integrity_error = dialect.loaded_dbapi.IntegrityError
@@ -241,8 +246,8 @@ class AppendStatements:
                         last_seq: int, updated_at: Any) -> bool:
         """SQLite: `one_trip`'s append, as one transaction on the writing turn's driver connection
         (`AppendTurns.on_driver`) with no read before its writes: the match row moved from `expected_seq` to
-        `last_seq` only if it is still at `expected_seq`, then the rows, each numbered by its INSERT (the log's
-        head + 1: BEGIN IMMEDIATE holds the database's write lock), then COMMIT. False, and nothing stored, when
+        `last_seq` only if it is still at `expected_seq`, then the rows, each numbered by SQLite as the log's head + 1
+        (its rowid: BEGIN IMMEDIATE holds the database's write lock), then COMMIT. False, and nothing stored, when
         the match is not at `expected_seq` or a row breaks a unique index (an event_id stored before)."""
         assert self._only_time_for_texts and self._head_processors[0] is None and self._head_processors[2] is None
         # The data is text already: only the times are bound, by the column's processor, which remembers its last
@@ -258,7 +263,7 @@ class AppendStatements:
                 if cur.execute(sql, head).rowcount != 1:
                     driver.rollback()
                     return False
-                sql = self._insert_next
+                sql = self._insert_numbered
                 if len(events) == 1:
                     cur.execute(sql, events[0])
                 else:

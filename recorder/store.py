@@ -51,7 +51,6 @@ from recorder.logfile import (
     ImportLine,
     NewEvent,
     PreparedImport,
-    as_formatted,
     canonical_json,
     chain_new,
     chained,
@@ -62,6 +61,7 @@ from recorder.logfile import (
     parse_jsonl,
     parse_time,
     prepare_import,
+    stamped,
 )
 from recorder.readable import dumps_strictly, readable_meta, readable_players, readable_winners
 from recorder.snapshots import SNAPSHOT_EVERY, Snapshots, load_key, snapshot_key
@@ -322,9 +322,8 @@ class EventStore:
             return None
         if fold.finished or self._snapshot_due(range(expected_seq + 1, fold.seq + 1)):
             return None
-        now = utcnow()
-        at = as_formatted(now)  # the rows' time as hashed (to the millisecond), and the match's updated_at
-        envelopes, texts = chained(events, expected_seq + 1, stored.head, recorded_by, now, texts)
+        at, spelled = stamped()  # the rows' time as hashed (to the millisecond), and the match's updated_at
+        envelopes, texts = chained(events, expected_seq + 1, stored.head, recorded_by, at, texts, spelled)
         rows = _event_rows(match_id, envelopes, [e.event_id for e in events], texts, at)
         if self._sql.sqlite:
             moved = self._turns.on_driver(partial(self._sql.one_trip_sqlite, rows=rows, match_id=match_id,
@@ -1031,16 +1030,16 @@ def _applied(fold: Fold[Any], seq: int, e: NewEvent, text: str | None = None) ->
 def _event_rows(match_id: str, envelopes: Sequence[dict[str, Any]], event_ids: Sequence[str | None],
                 texts: Sequence[str] | None, recorded_at: datetime | None = None) -> list[tuple[Any, ...]]:
     """The values of `AppendStatements.write`'s rows (recorder/append_sql.py) for the envelopes. `recorded_at`:
-    the time every envelope was recorded at, as `logfile.as_formatted` gives it (else parsed from theirs)."""
-    times: dict[str, datetime] = {}  # an append's or an import's rows mostly share one time: parsed once
+    the time every envelope was recorded at, as `logfile.stamped` gives it (else parsed from theirs)."""
     if recorded_at is not None:
-        times = {env["recorded_at"]: recorded_at for env in envelopes}
+        stamps: Sequence[datetime] = [recorded_at] * len(envelopes)
+    else:
+        times: dict[str, datetime] = {}  # an import's rows mostly share one time: parsed once
+        stamps = [times.get(t) or times.setdefault(t, parse_time(t)) for t in (env["recorded_at"] for env in envelopes)]
     datas = texts if texts is not None else [env["data"] for env in envelopes]
     return [
-        (match_id, env["seq"], env["type"], data, times.get(env["recorded_at"])
-         or times.setdefault(env["recorded_at"], parse_time(env["recorded_at"])), env["recorded_by"],
-         env["prev_hash"], env["hash"], event_id)
-        for env, data, event_id in zip(envelopes, datas, event_ids, strict=True)
+        (match_id, env["seq"], env["type"], data, at, env["recorded_by"], env["prev_hash"], env["hash"], event_id)
+        for env, data, at, event_id in zip(envelopes, datas, stamps, event_ids, strict=True)
     ]
 
 

@@ -16,7 +16,6 @@ from recorder.logfile import (
     EXPORT_KEYS,
     GENESIS,
     NewEvent,
-    as_formatted,
     chain_new,
     check_chain,
     event_hash,
@@ -27,6 +26,7 @@ from recorder.logfile import (
     parse_jsonl,
     parse_time,
     prepare_import,
+    stamped,
 )
 from tests.examples import load_example
 from tests.logs import START, launch, round_start
@@ -260,7 +260,17 @@ def test_the_encoders_made_once_write_what_json_writes(value: object) -> None:
 @given(st.datetimes(min_value=datetime(1970, 1, 2), max_value=datetime(9998, 12, 30),
                     timezones=st.sampled_from([timezone.utc, timezone(timedelta(hours=5, minutes=30)),
                                                timezone(timedelta(hours=-8))])))
-def test_as_formatted_is_the_time_as_format_time_spells_it(t: datetime) -> None:
-    """The append's rows take their time from `as_formatted` instead of parsing the envelope's text back."""
-    assert as_formatted(t) == parse_time(format_time(t))
-    assert as_formatted(t).tzinfo is not None
+def test_stamped_is_the_time_as_format_time_spells_it(t: datetime) -> None:
+    """The append's rows take their time from `stamped` instead of parsing the envelope's text back."""
+    at, spelled = stamped(t)
+    assert spelled == format_time(t)
+    assert at == parse_time(format_time(t))
+    assert at.tzinfo is not None
+
+
+def test_stamped_reads_the_clock_in_utc_to_the_millisecond() -> None:
+    before = datetime.now(timezone.utc)
+    at, spelled = stamped()
+    assert before - timedelta(milliseconds=1) < at <= datetime.now(timezone.utc)
+    assert at.microsecond % 1000 == 0 and at.utcoffset() == timedelta(0)
+    assert spelled == format_time(at) and spelled.endswith("Z")
