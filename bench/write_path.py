@@ -12,19 +12,20 @@ Scorebook's own connection has (recorder/db.py sets none, so SQLite's default, F
 printed), and every anchor's connection is set the same and checked. The anchors' tables are Scorebook's,
 made by its migrations in a database of their own (the same columns, indexes, foreign key and triggers).
 
-1. Python append: `Scorebook.append`, one event per call ($SCOREBOOK_BENCH_APPENDS, default 150, per
-   round), against raw sqlite3 inserting the same rows (their hashes and positions computed beforehand),
-   one row per transaction (BEGIN IMMEDIATE, INSERT, COMMIT), and against the `eventsourcing` library
-   (the `bench` extra) on its SQLite persistence module in a file, one aggregate per match, one `save`
-   of one event each (its application recorder: a global notification id, as `position`). Beside the
-   rate, the CPU time of this process per append (`time.process_time`: SQLite works in this process, so
-   this is the work an append adds to the insert, which the disk's flush does not blur; on PostgreSQL
-   only the client's side).
-2. HTTP append, 1 client: `scorebook serve` in a subprocess (a recorder token made beforehand; extra
-   arguments from $SCOREBOOK_BENCH_SERVE_ARGS) against bench/bare_endpoint.py served by uvicorn in a
-   subprocess, one httpx client posting one event per request; events/s and the server's CPU time per
-   event (utime + stime from /proc of the process and any under it, before and SETTLE s after the last
-   answer, so that it includes the follower projecting these events into the read models).
+1. Python append: `Scorebook.append`, one event per call ($SCOREBOOK_BENCH_APPENDS, default 600, per
+   round: long enough that every contender's round holds its share of WAL checkpoints, see APPENDS), against
+   raw sqlite3 inserting the same rows (their hashes and positions computed beforehand), one row per
+   transaction (BEGIN IMMEDIATE, INSERT, COMMIT), and against the `eventsourcing` library (the `bench`
+   extra) on its SQLite persistence module in a file, one aggregate per match, one `save` of one event each
+   (its application recorder: a global notification id, as `position`). Beside the rate, the CPU time of
+   this process per append (`time.process_time`: SQLite works in this process, so this is the work an
+   append adds to the insert, which the disk's flush does not blur; on PostgreSQL only the client's side).
+2. HTTP append, 1 client ($SCOREBOOK_BENCH_HTTP_APPENDS, default 150, per round): `scorebook serve` in a
+   subprocess (a recorder token made beforehand; extra arguments from $SCOREBOOK_BENCH_SERVE_ARGS) against
+   bench/bare_endpoint.py served by uvicorn in a subprocess, one httpx client posting one event per request;
+   events/s and the server's CPU time per event (utime + stime from /proc of the process and any under it,
+   before and SETTLE s after the last answer, so that it includes the follower projecting these events into
+   the read models).
 3. HTTP append, 8 clients: 8 threads, each with its own httpx client and its own match,
    $SCOREBOOK_BENCH_PER_CLIENT (default 25) events each: throughput (all events over the time until the
    last client is done) and the 95th percentile of the request latencies, the same for the bare endpoint.
@@ -57,7 +58,12 @@ from pathlib import Path
 from typing import Any
 
 ROUNDS = int(os.environ.get("SCOREBOOK_BENCH_ROUNDS", "5"))
-APPENDS = int(os.environ.get("SCOREBOOK_BENCH_APPENDS", "150"))
+# SQLite checkpoints its WAL in the commit that takes it past 1,000 pages: a pause of a millisecond or two, every
+# ~210 appends for Scorebook (4.8 pages an append) and every ~420 saves for eventsourcing (2.4). With 150 appends a
+# round most of eventsourcing's rounds held none and most of Scorebook's one, so the medians left eventsourcing's
+# checkpoints out; at 600 every contender's round holds its checkpoints in proportion to its pages.
+APPENDS = int(os.environ.get("SCOREBOOK_BENCH_APPENDS", "600"))
+HTTP_APPENDS = int(os.environ.get("SCOREBOOK_BENCH_HTTP_APPENDS", "150"))  # requests a round, 1 client
 PER_CLIENT = int(os.environ.get("SCOREBOOK_BENCH_PER_CLIENT", "25"))
 CLIENTS = 8
 MATCHES = 3
@@ -669,7 +675,7 @@ def http(tmp: Path, logs: list[Log], rounds: int, synchronous: str) -> list[Figu
 
         def single(target: Target, mine: bool) -> Callable[[int, int], None]:
             def run(r: int, n: int) -> None:
-                value, ms = one_client(target, logs, n or APPENDS, f"{target.name}{r}")
+                value, ms = one_client(target, logs, n or HTTP_APPENDS, f"{target.name}{r}")
                 if r >= 0:
                     (rate.ours if mine else rate.theirs).append(value)
                     (cpu.ours if mine else cpu.theirs).append(ms)
