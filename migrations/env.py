@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from functools import partial
-
 from alembic import context
 from sqlalchemy import create_engine
 from sqlmodel import SQLModel
@@ -34,7 +32,7 @@ def _run(connection) -> None:  # type: ignore[no-untyped-def]
         connection=connection,
         target_metadata=target_metadata,
         render_as_batch=connection.dialect.name == "sqlite",
-        include_object=partial(in_schema, dialect=connection.dialect.name),
+        include_object=in_schema(connection.dialect.name),
     )
     with context.begin_transaction():
         context.run_migrations()

@@ -4,7 +4,7 @@ tests), and tell whether a database is at head without importing Alembic (read-o
 from __future__ import annotations
 
 import ast
-from functools import cache, partial
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -112,6 +112,5 @@ def schema_drift(conn: Connection) -> list[Any]:
     import recorder.stream_tables  # noqa: F401
     from recorder.tables import in_schema
 
-    context = MigrationContext.configure(conn, opts={"include_object": partial(in_schema, dialect=conn.dialect.name)})
+    context = MigrationContext.configure(conn, opts={"include_object": in_schema(conn.dialect.name)})
     return list(compare_metadata(context, SQLModel.metadata))
-

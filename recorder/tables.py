@@ -105,9 +105,13 @@ def on_dialect(dialect: str, index: Index) -> Index:
     return index.ddl_if(dialect=dialect)
 
 
-def in_schema(obj: Any, name: str | None, type_: str, reflected: bool, compare_to: Any, *, dialect: str) -> bool:
+def in_schema(dialect: str) -> Callable[[Any, str | None, str, bool, Any], bool]:
     """Alembic's `include_object` for a database of `dialect`: every object but another dialect's own indexes."""
-    return type_ != "index" or obj.info.get("dialect", dialect) == dialect
+
+    def include(obj: Any, name: str | None, type_: str, reflected: bool, compare_to: Any) -> bool:
+        return type_ != "index" or obj.info.get("dialect", dialect) == dialect
+
+    return include
 
 
 # A match's first event: the condition of the partial index on hashes, and of the look-up it serves (written out,
