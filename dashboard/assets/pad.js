@@ -151,7 +151,7 @@
     /* The new-match form's seat rows after a game change, "+ Add player" or a row's ✕, counted here from the
      * buttons' click counts against those already counted (`seen`): clicks that Dash hands over together each
      * count. Arguments: game, add clicks, each row's ✕ clicks, each row's name, the rows shown, `seen`,
-     * {game: [fewest, most]}. Returns each row's name, each row's hidden, each ✕'s hidden, the rows shown, the
+     * {game: [fewest, most, hint]}. Returns each row's name, each row's hidden, each ✕'s hidden, the rows shown, the
      * clicks now counted, the hint and whether "+ Add player" is disabled. */
     seats: function () {
       var args = Array.prototype.slice.call(arguments);
@@ -176,7 +176,7 @@
       var shown = names.map(function (v, i) { return i < count ? v : ""; });
       var hidden = names.map(function (_, i) { return i >= count; });
       var fixed = names.map(function () { return count <= low; });
-      return shown.concat(hidden, fixed, [count, { add: add, remove: removes }, "(" + low + "–" + high + " players)",
+      return shown.concat(hidden, fixed, [count, { add: add, remove: removes }, limits[2],
                                           count >= high]);
     },
     /* The server answered a line: no longer pending. */

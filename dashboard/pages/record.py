@@ -304,9 +304,11 @@ def _players_hint(game: str) -> str:
     return f"({d.min_players}–{d.max_players} players)"
 
 
-def seat_limits() -> dict[str, list[int]]:
-    """Each game's fewest and most players: the browser keeps the seat rows within them (`scorepad.seats`)."""
-    return {g: [get_game(g).descriptor.min_players, get_game(g).descriptor.max_players] for g in GAME_NAMES}
+def seat_limits() -> dict[str, list[int | str]]:
+    """Each game's fewest and most players, and the hint that says so: the browser keeps the seat rows within
+    them and shows the hint of the game picked (`scorepad.seats`)."""
+    return {g: [get_game(g).descriptor.min_players, get_game(g).descriptor.max_players, _players_hint(g)]
+            for g in GAME_NAMES}
 
 
 def register(app: Dash, sb: Scorebook) -> None:
