@@ -1,19 +1,25 @@
-"""The value limits' fast path (`inputs._plain_size`) never accepts what the careful walk refuses: for any
-value, `data_problem` says None exactly when `json_problem` and the canonical size do."""
+"""The value limits' fast paths never accept what the careful checks refuse: for any value, `data_problem` (by
+`inputs._plain_size`) says None exactly when `json_problem` and the canonical size do, and `check_event` passes
+a type and an event_id exactly when `check_string` does, with the same words."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from recorder.errors import BadRequest
 from recorder.inputs import (
     MAX_DATA_BYTES,
     MAX_DEPTH,
+    MAX_EVENT_ID_CHARS,
     MAX_KEY_CHARS,
     MAX_SAFE_INTEGER,
     MAX_STRING_CHARS,
+    MAX_TYPE_CHARS,
+    check_event,
+    check_string,
     data_problem,
     json_bytes,
     json_problem,
@@ -80,3 +86,35 @@ def test_strings_remembered_as_plain_pass_only_where_they_are_within_the_limit()
         assert "256" in (data_problem({long_text: 1}, "data") or "")
         assert "NUL" in (data_problem({"note": "a\x00b"}, "data") or "")
         assert "NUL" in (data_problem({"a\x00b": 1}, "data") or "")
+
+
+def _refusal(check: Any) -> str | None:
+    try:
+        check()
+    except BadRequest as e:
+        return e.message
+    return None
+
+
+fields = st.one_of(
+    texts, st.none(), st.integers(), st.sampled_from(["", "t" * MAX_TYPE_CHARS, "t" * (MAX_TYPE_CHARS + 1),
+                                                      "e" * MAX_EVENT_ID_CHARS, "e" * (MAX_EVENT_ID_CHARS + 1)]),
+)
+
+
+@settings(max_examples=400)
+@given(fields, fields, st.booleans())
+@example("t" * (MAX_TYPE_CHARS + 1), None, True)
+@example("note", "e\x00", False)
+@example("note", "\ud800", False)
+@example("note", "", False)
+@example("note", "é" * MAX_EVENT_ID_CHARS, False)
+def test_check_event_words_a_type_and_an_event_id_as_check_string_does(type_: Any, event_id: Any, seen: bool) -> None:
+    """`seen`: the type was met before as a value of some data (the fast path's set of plain strings holds it,
+    whatever its length)."""
+    if seen:
+        data_problem({"x": type_}, "data")
+    expected = (_refusal(lambda: check_string(type_, "events[0].type", MAX_TYPE_CHARS))
+                or (None if event_id is None
+                    else _refusal(lambda: check_string(event_id, "events[0].event_id", MAX_EVENT_ID_CHARS))))
+    assert _refusal(lambda: check_event(type_, {}, event_id, "events[0]")) == expected
