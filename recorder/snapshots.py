@@ -79,7 +79,13 @@ _SHARING = frozenset({"hi-spot"})  # the games whose states hold one of `_shared
 def _shared() -> dict[str, Any]:
     from projections.games.hi_spot.tiles import default_tile_set
 
-    return {"hi-spot/default-tiles": default_tile_set()}
+    return {_DEFAULT_TILES: default_tile_set()}
+
+
+_DEFAULT_TILES = "hi-spot/default-tiles"
+# The names as they stand in a payload: one with none of them holds no persistent id, and the C unpickler reads it
+# with no hook (5000 events of Hats Off: 210 µs to unpickle with the hook, 165 without).
+_SHARED_NAMES = (_DEFAULT_TILES.encode(),)
 
 
 class _Pickler(pickle.Pickler):
@@ -111,6 +117,8 @@ def _dumps(value: Any, game: str) -> bytes:
 
 
 def _loads(data: bytes) -> Any:
+    if not any(name in data for name in _SHARED_NAMES):  # names nothing shared: the C unpickler with no hook
+        return pickle.loads(data)
     return _Unpickler(io.BytesIO(data), _shared()).load()
 
 

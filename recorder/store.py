@@ -40,7 +40,7 @@ from recorder.append_turns import AppendTurns
 from recorder.backup import Backup, BackupMatch
 from recorder.bag import Dealers, committed, retry_check, store_seed, verified, without_commitment
 from recorder.bag import start as bag_start
-from recorder.db import autocommit_driver, for_writing
+from recorder.db import autocommit_driver, driver_rows, for_writing
 from recorder.errors import BadRequest, ChainBroken, Conflict, ImportRefused, MatchNotFound, Refused
 from recorder.event_rows import EVENTS, EventRow, match_rows
 from recorder.fold_cache import BYTES_PER_STATE, UNKNOWN_GAME_BYTES, FoldCache, configured_bytes
@@ -94,6 +94,7 @@ INSERT_MATCH, INSERT_SEATS, INSERT_IMPORT, INSERT_SNAPSHOTS = (
     insert(MATCHES), insert(MATCH_PLAYERS), insert(IMPORTS), insert(SNAPSHOTS_TABLE))
 BUMP_LIST_VERSION = LIST_VERSION.update().where(LIST_VERSION.c.id == 1).values(version=LIST_VERSION.c.version + 1)
 DIGEST_LOOKUP = core_select(IMPORTS.c.match_id).where(IMPORTS.c.digest == bindparam("digest")).limit(1)
+_LAST_SEQ = f"SELECT last_seq FROM {MATCHES.name} WHERE id = ?"  # `driver_rows`' marks
 
 
 def _refusal(e: IllegalEvent, seq: int, type: str) -> BadRequest | Refused:
@@ -255,6 +256,8 @@ class EventStore:
         self, match_id: str, events: Sequence[NewEvent], expected_seq: int, recorded_by: str
     ) -> tuple[list[dict[str, Any]], Fold[Any]]:
         quick = self._appended_in_one_trip(match_id, events, expected_seq, recorded_by)
+        if quick is None and self._warmed(match_id, expected_seq):
+            quick = self._appended_in_one_trip(match_id, events, expected_seq, recorded_by)
         if quick is not None:
             return quick
         # A Core connection and the driver's cursor (recorder.append_sql): no ORM session on the hot path.
@@ -273,8 +276,7 @@ class EventStore:
                 )
             stored = self._cache.get(match_id)
             if stored is None or stored.upto != match.last_seq:  # not cached (first append after a start)
-                with Session(bind=conn) as s:
-                    stored = self._fold_in(s, match_id, match.last_seq)
+                stored = self._fold_in(conn, match_id, match.last_seq)
             if stored.broken is not None or stored.fold is None:
                 raise _broken(match_id, stored, "nothing can be appended to it")
             fold = stored.fold
@@ -296,6 +298,20 @@ class EventStore:
             self._insert(conn, match, fold, envelopes, [e.event_id for e in events], cur, last=True, texts=texts)
         self._publish(match_id, StoredFold(fold, envelopes[-1]["hash"], fold.seq))
         return envelopes, fold
+
+    def _warmed(self, match_id: str, expected_seq: int) -> bool:
+        """Whether the match's fold was not cached at `expected_seq` and now is, read on a reader connection: the
+        first append after a start (or after another process appended) then goes in one trip too, and its refold
+        from the latest snapshot never holds the write lock. False when it was cached already or cannot be had
+        (no such match, a broken log): the careful way words that, from the match as stored."""
+        stored = self._cache.get(match_id)
+        if (stored is not None and stored.upto == expected_seq) or not is_match_id(match_id):
+            return False
+        try:
+            stored = self.stored_fold(match_id)
+        except (MatchNotFound, ChainBroken):
+            return False
+        return stored.upto == expected_seq and stored.fold is not None and stored.broken is None
 
     def _appended_in_one_trip(
         self, match_id: str, events: Sequence[NewEvent], expected_seq: int, recorded_by: str
@@ -622,7 +638,7 @@ class EventStore:
     def _publish(self, match_id: str, stored: StoredFold) -> None:
         self._cache.publish(match_id, stored)
 
-    def _fold_in(self, s: Session, match_id: str, last_seq: int) -> StoredFold:
+    def _fold_in(self, conn: Connection, match_id: str, last_seq: int) -> StoredFold:
         """The match's rows up to `last_seq`, folded: the cached fold, extended by the rows it has not seen;
         when none is cached, from the latest good snapshot (`_resumed`), else from the start.
         Rows read from the database are verified as they are folded (see `_verified`)."""
@@ -634,13 +650,13 @@ class EventStore:
             # A known break is not skipped over by a snapshot taken before the row was edited.
             upto = last_seq if cached is None or cached.broken is None else min(
                 last_seq, (cached.broken.first_bad_seq or 1) - 1)
-            resumed = self._resumed_reading(s.connection(), match_id, upto, last_seq)
+            resumed = self._resumed_reading(conn, match_id, upto, last_seq)
             if resumed is not None:  # the rows after the snapshot came with it
                 stored = _verified(resumed[0], resumed[1], last_seq)
                 self._publish(match_id, stored)
                 return stored
             cached = StoredFold(None, GENESIS, 0)
-        stored = self._extended(s, match_id, cached, last_seq)
+        stored = self._extended(conn, match_id, cached, last_seq)
         self._publish(match_id, stored)
         return stored
 
@@ -654,8 +670,8 @@ class EventStore:
             return StoredFold(cached.fold.at(last_seq), "", last_seq)
         return None
 
-    def _extended(self, s: Session, match_id: str, start: StoredFold, last_seq: int) -> StoredFold:
-        return _verified(start, match_rows(s.connection(), match_id, start.upto, last_seq), last_seq)
+    def _extended(self, conn: Connection, match_id: str, start: StoredFold, last_seq: int) -> StoredFold:
+        return _verified(start, match_rows(conn, match_id, start.upto, last_seq), last_seq)
 
     # -- snapshots (recorder/snapshots.py) -----------------------------------------------------------
 
@@ -694,10 +710,10 @@ class EventStore:
         every = self._snapshot_every
         return every > 0 and any(seq % every == 0 for seq in seqs)
 
-    def _resumed(self, s: Session, match_id: str, upto: int) -> StoredFold | None:
+    def _resumed(self, conn: Connection, match_id: str, upto: int) -> StoredFold | None:
         """The fold resumed from the match's latest good snapshot at a seq <= `upto`, or None. A snapshot is
         used only if its MAC and version check and the stored event at its seq still has its hash."""
-        resumed = self._resumed_reading(s.connection(), match_id, upto, None)
+        resumed = self._resumed_reading(conn, match_id, upto, None)
         return resumed[0] if resumed is not None else None
 
     def _resumed_reading(
@@ -728,8 +744,8 @@ class EventStore:
         """The fold of seqs 1..`seq` behind a fold resumed from the snapshot at `seq`, verified: it must end in
         the snapshot's hash. If it does not, the match's snapshots are no longer used by this store (its next
         read folds the whole log and finds the break, as for a match without snapshots) and this raises."""
-        with Session(self.engine) as s:
-            stored = self._extended(s, match_id, StoredFold(None, GENESIS, 0), seq)
+        with self.engine.connect() as conn:
+            stored = self._extended(conn, match_id, StoredFold(None, GENESIS, 0), seq)
         if stored.fold is None or stored.broken is not None or stored.head != hash:
             self._distrusted.add(match_id)
             self._cache.drop(match_id)
@@ -746,9 +762,14 @@ class EventStore:
 
     def stored_fold(self, match_id: str) -> StoredFold:
         """The match's fold as far as its stored rows verify, and where they stop verifying, if they do."""
-        with Session(self.engine) as s:
-            match = self._match(s, match_id)
-            return self._fold_in(s, match_id, match.last_seq)
+        if not is_match_id(match_id):  # never a match: not worth asking the database, which may refuse it
+            raise MatchNotFound(f"no match {match_id!r}")
+        with self.engine.connect() as conn:
+            # On the driver: an ORM session and its `get` cost as much as the fold from a snapshot they led to.
+            found = driver_rows(conn.connection.dbapi_connection, conn.dialect, _LAST_SEQ, (match_id,))
+            if not found:
+                raise MatchNotFound(f"no match {match_id!r}")
+            return self._fold_in(conn, match_id, int(found[0][0]))
 
     # -- reading -----------------------------------------------------------------------------------
 
@@ -772,9 +793,9 @@ class EventStore:
         """The fold at `at`, a seq before the snapshot `fold` was resumed from: from the latest snapshot at or
         before `at`, else from the start (fewer than N events either way; not cached). Should those rows not
         verify now, `fold` loads (and checks) the states before its snapshot, and answers or raises."""
-        with Session(self.engine) as s:
-            start = self._resumed(s, match_id, at) or StoredFold(None, GENESIS, 0)
-            stored = self._extended(s, match_id, start, at)
+        with self.engine.connect() as conn:
+            start = self._resumed(conn, match_id, at) or StoredFold(None, GENESIS, 0)
+            stored = self._extended(conn, match_id, start, at)
         if stored.broken is None and stored.fold is not None:
             return stored.fold
         return fold.at(at)
@@ -811,7 +832,7 @@ class EventStore:
                 select(ImportRecord).where(ImportRecord.match_id == match_id).order_by(col(ImportRecord.id))
             ).all()
             summary["imports"] = [r.as_json() for r in imports]
-            stored = self._fold_in(s, match_id, match.last_seq)
+            stored = self._fold_in(s.connection(), match_id, match.last_seq)
         broken = stored.broken
         summary["broken"] = {"first_bad_seq": broken.first_bad_seq, "reason": broken.reason} if broken else None
         summary["scores"] = scores_json(stored.fold, match_id) if stored.fold is not None else None

@@ -11,7 +11,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
 from recorder.append_sql import AppendStatements
-from recorder.errors import Conflict, Refused
+from recorder.errors import Conflict, MatchNotFound, Refused
 from recorder.store import EventStore, NewEvent
 from tests.logs import START, launch, round_start
 
@@ -56,9 +56,33 @@ def test_a_warm_append_is_stored_chained_numbered_and_verified(engine: Engine, t
     assert store.verify(match_id).ok
     assert store.summary(match_id)["seq"] == 4 and store.summary(match_id)["status"] == "in_progress"
     assert _positions(engine) == [1, 2, 3, 4]
-    # A fresh store (nothing cached) folds the same match from the database and goes on from it.
+    # A fresh store (nothing cached) folds the same match from the database and goes on from it, in one trip: the
+    # fold is read before the write, not under the write lock.
     again = EventStore(engine)
     assert again.append(match_id, [new(launch("ann", 2, 4))], 4, "desk")[0][0]["prev_hash"] == stored[-1]["hash"]
+    assert trips == [True, True, True]
+
+
+def test_a_first_append_after_a_start_still_words_every_refusal_and_stores_nothing(
+    engine: Engine, trips: list[bool]
+) -> None:
+    """The fold a fresh store reads before its first append answers nothing itself: a wrong seq, an unknown match,
+    an illegal event and a retry are answered as by the careful way."""
+    store = EventStore(engine)
+    match_id = _started(store)
+    store.append(match_id, [new(launch("ann", 1, 5), "e-3")], 2, "desk")
+    before = store.events(match_id)
+    with pytest.raises(Conflict) as exc:
+        EventStore(engine).append(match_id, [new(launch("bo", 1, 5))], 2, "desk")
+    assert exc.value.extra["current_seq"] == 3
+    with pytest.raises(MatchNotFound):
+        EventStore(engine).append("0" * 32, [new(launch("bo", 1, 5))], 3, "desk")
+    with pytest.raises(Refused):
+        EventStore(engine).append(match_id, [new(launch("ann", 9, 5))], 3, "desk")
+    stored, replayed = EventStore(engine).append(match_id, [new(launch("ann", 1, 5), "e-3")], 2, "desk")
+    assert replayed and stored == before[2:]
+    assert store.events(match_id) == before and _positions(engine) == [1, 2, 3]
+    assert trips == [True, True]  # round_started and e-3: nothing after them was stored, in one trip or not
 
 
 def test_a_stale_cache_is_answered_from_the_database_not_from_itself(engine: Engine, trips: list[bool]) -> None:
@@ -74,8 +98,9 @@ def test_a_stale_cache_is_answered_from_the_database_not_from_itself(engine: Eng
     with pytest.raises(Conflict):
         mine.append(match_id, [new(launch("ann", 9, 5))], 2, "desk")
     assert len(mine.events(match_id)) == 3
-    # round_started went in one trip; the stale try came back unstored; the illegal one never tried.
-    assert trips == [True, False]
+    # round_started and the other writer's first append (its fold read before the write) went in one trip; the
+    # stale try came back unstored; the illegal one never tried.
+    assert trips == [True, True, False]
     # At the current seq it appends, on the fold topped up from the database.
     assert mine.append(match_id, [new(launch("bo", 1, 5))], 3, "desk")[0][0]["seq"] == 4
     assert _positions(engine) == [1, 2, 3, 4]
@@ -120,4 +145,4 @@ def test_a_retry_that_reaches_a_server_whose_cache_is_behind_is_answered_as_a_re
     again, replayed = mine.append(match_id, batch, 2, "desk")  # the client's retry reaches this one
     assert replayed and again == first
     assert len(mine.events(match_id)) == 3
-    assert trips == [True, False]
+    assert trips == [True, True, False]  # round_started, the other server's append, the retry refused
