@@ -31,6 +31,7 @@ made by its migrations in a database of their own (the same columns, indexes, fo
    last client is done) and the 95th percentile of the request latencies, the same for the bare endpoint.
 4. Import of a 1,000-event match (`Scorebook.import_log`, lines already parsed) against raw `executemany`
    of the same rows (and the match row) in one transaction; with the CPU time per event, as in 1.
+   $SCOREBOOK_BENCH_IMPORTS (default 3) of each a round, paired in their order.
 5. With $SCOREBOOK_TEST_POSTGRES, 1 and 4 on PostgreSQL, each in a fresh schema, against raw psycopg.
 
 A goal missed is printed as "goal missed", never an error: this machine is shared and its speed changes.
@@ -68,6 +69,9 @@ PER_CLIENT = int(os.environ.get("SCOREBOOK_BENCH_PER_CLIENT", "25"))
 CLIENTS = 8
 MATCHES = 3
 IMPORTED = 1000
+# Imports a contender runs a round: one took 15 ms, and with one a round the import's median stood on five
+# samples, from 0.39× to 0.49× between two runs minutes apart.
+IMPORTS = int(os.environ.get("SCOREBOOK_BENCH_IMPORTS", "3"))
 # Events per contender in the discarded first round: enough that every database's WAL has grown to the size at
 # which SQLite checkpoints it and then writes it over from its start, as on a server that has run a while. While
 # a WAL file still grows, each commit's flush also writes the file's new size and blocks, and costs more: the
@@ -130,7 +134,8 @@ def spread(values: Sequence[float], unit: str = "") -> str:
 
 
 def report(figures: list[Figure], durability: str, rounds: int) -> None:
-    print(f"\nThe write path against anchors in the same run: medians of {rounds} interleaved rounds, (min–max)")
+    print(f"\nThe write path against anchors in the same run: medians of {rounds} interleaved rounds "
+          f"({IMPORTS} imports each a round), (min–max)")
     print(f"SQLite: {durability}; Hats Off events, one event per append; load average "
           f"{', '.join(f'{x:.1f}' for x in os.getloadavg())} (a shared machine)")
     head = ("figure", "Scorebook", "anchor", "ratio", "goal", "")
@@ -441,10 +446,12 @@ def python_figures(sb: Any, raw: RawSqlite | RawPostgres, es: EventsourcingAncho
         _note(r, count, es.appends(logs, count, f"{tag}es{r}"), False, vs_es)
 
     def our_import(r: int, n: int) -> None:
-        _note(r, IMPORTED, scorebook_import(sb, logs, f"{tag}{r}"), True, imported, import_cpu, 1e6)
+        for i in range(IMPORTS):
+            _note(r, IMPORTED, scorebook_import(sb, logs, f"{tag}{r}-{i}"), True, imported, import_cpu, 1e6)
 
     def raw_importing(r: int, n: int) -> None:
-        _note(r, IMPORTED, raw_import(raw, logs, f"{tag}imp{r}"), False, imported, import_cpu, 1e6)
+        for i in range(IMPORTS):
+            _note(r, IMPORTED, raw_import(raw, logs, f"{tag}imp{r}-{i}"), False, imported, import_cpu, 1e6)
 
     interleaved(rounds, [ours, raw_anchor, *([es_anchor] if es else []), our_import, raw_importing])
     return [append, append_cpu, *([vs_es] if es else []), imported, import_cpu]
