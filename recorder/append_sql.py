@@ -11,7 +11,7 @@ rarely (snapshots, the match list's version) stay Core statements in `recorder.s
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -19,9 +19,11 @@ from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.exc import DBAPIError
 
 from recorder.event_rows import EVENTS
-from recorder.tables import Match
+from recorder.tables import Match, MatchSnapshot
 
 MATCHES = Match.__table__  # type: ignore[attr-defined]
+SNAPSHOTS = MatchSnapshot.__table__  # type: ignore[attr-defined]
+SNAPSHOT_COLUMNS = ("match_id", "seq", "hash", "version", "mac", "payload", "created_at")
 EVENT_COLUMNS = ("match_id", "seq", "position", "type", "data", "recorded_at", "recorded_by", "prev_hash", "hash",
                  "event_id")
 MATCH_COLUMNS = ("last_seq", "status", "winners", "updated_at", "id")
@@ -113,6 +115,10 @@ class AppendStatements:
         self._insert_numbered = (f"INSERT INTO events ({', '.join(EVENT_COLUMNS)}) VALUES ({mark}, {mark}, NULL, "
                                  f"{', '.join([mark] * 7)})")
         self._event_processors_but_position = _processors(EVENTS, columns, dialect)
+        # A snapshot due among an append's rows (`recorder.snapshots`) goes in the same trip.
+        self._insert_snapshot = (f"INSERT INTO {SNAPSHOTS.name} ({', '.join(SNAPSHOT_COLUMNS)}) "
+                                 f"VALUES ({', '.join([mark] * len(SNAPSHOT_COLUMNS))})")
+        self._snapshot_processors = _processors(SNAPSHOTS, SNAPSHOT_COLUMNS, dialect)
         self._driver_error = dialect.loaded_dbapi.Error
         self._integrity_error = dialect.loaded_dbapi.IntegrityError
         self._event_processors = _processors(EVENTS, EVENT_COLUMNS, dialect)
@@ -216,23 +222,26 @@ class AppendStatements:
             raise DBAPIError.instance(self._copy, events, e, self._driver_error) from e
 
     def one_trip(self, driver: Any, rows: Sequence[Sequence[Any]], match_id: str, expected_seq: int, last_seq: int,
-                 updated_at: Any) -> bool:
+                 updated_at: Any, snapshots: Sequence[Mapping[str, Any]] = ()) -> bool:
         """PostgreSQL: a whole append in one round trip, when its writer already knows the match's head (its
         cached fold): the match row moved from `expected_seq` to `last_seq` only if it is still at `expected_seq`
         (its row lock taken, as `head` takes it), then the positions' lock, the rows (`write`'s, data as stored
-        text) and the notification, sent as one simple query that PostgreSQL runs as one transaction. False, and
-        nothing stored, when the match is not at `expected_seq` or a row breaks a unique index (an event_id
-        stored before): the caller then appends the careful way, which words the answer. `driver`: a psycopg
-        connection in autocommit mode (no BEGIN sent before the query)."""
+        text), the snapshots due among them (their rows' column values) and the notification, sent as one simple
+        query that PostgreSQL runs as one transaction. False, and nothing stored, when the match is not at
+        `expected_seq` or a row breaks a unique index (an event_id stored before): the caller then appends the
+        careful way, which words the answer. `driver`: a psycopg connection in autocommit mode (no BEGIN sent
+        before the query)."""
         from psycopg import ClientCursor
         from psycopg.errors import DivisionByZero, UniqueViolation
 
         params: list[Any] = [*_bound(self._head_processors, (last_seq, updated_at, match_id)), expected_seq]
         for row in rows:
             params.extend(_bound(self._text_processors_but_position, row))
+        for snapshot in snapshots:
+            params.extend(self._snapshot_values(snapshot))
         params.append(match_id)
         script = "; ".join([self._moved_from, "LOCK TABLE events IN EXCLUSIVE MODE", *[self._insert_next] * len(rows),
-                            NOTIFY])
+                            *[self._insert_snapshot] * len(snapshots), NOTIFY])
         try:
             with ClientCursor(driver) as client:
                 client.execute(script, params)
@@ -243,12 +252,13 @@ class AppendStatements:
         return True
 
     def one_trip_sqlite(self, driver: Any, rows: Sequence[Sequence[Any]], match_id: str, expected_seq: int,
-                        last_seq: int, updated_at: Any) -> bool:
+                        last_seq: int, updated_at: Any, snapshots: Sequence[Mapping[str, Any]] = ()) -> bool:
         """SQLite: `one_trip`'s append, as one transaction on the writing turn's driver connection
         (`AppendTurns.on_driver`) with no read before its writes: the match row moved from `expected_seq` to
         `last_seq` only if it is still at `expected_seq`, then the rows, each numbered by SQLite as the log's head + 1
-        (its rowid: BEGIN IMMEDIATE holds the database's write lock), then COMMIT. False, and nothing stored, when
-        the match is not at `expected_seq` or a row breaks a unique index (an event_id stored before)."""
+        (its rowid: BEGIN IMMEDIATE holds the database's write lock), the snapshots due among them, then COMMIT.
+        False, and nothing stored, when the match is not at `expected_seq` or a row breaks a unique index (an
+        event_id stored before)."""
         assert self._only_time_for_texts and self._head_processors[0] is None and self._head_processors[2] is None
         # The data is text already: only the times are bound, by the column's processor, which remembers its last
         # few answers (the rows' time is mostly `updated_at` itself: written out once).
@@ -268,6 +278,9 @@ class AppendStatements:
                     cur.execute(sql, events[0])
                 else:
                     cur.executemany(sql, events)
+                if snapshots:
+                    sql = self._insert_snapshot
+                    cur.executemany(sql, [self._snapshot_values(snapshot) for snapshot in snapshots])
                 cur.execute("COMMIT")
             except BaseException:
                 if driver.in_transaction:
@@ -278,6 +291,10 @@ class AppendStatements:
         except self._driver_error as e:
             raise DBAPIError.instance(sql, events, e, self._driver_error) from e
         return True
+
+    def _snapshot_values(self, snapshot: Mapping[str, Any]) -> tuple[Any, ...]:
+        """A snapshot row's column values (`Snapshots.values`) as bound to `_insert_snapshot`."""
+        return _bound(self._snapshot_processors, [snapshot[c] for c in SNAPSHOT_COLUMNS])
 
     def _script(self, cur: Any, rows: Sequence[Sequence[Any]], update: str, match: tuple[Any, ...], commit: bool,
                 texts: bool = False) -> None:

@@ -2,8 +2,8 @@
 many events instead of the whole log.
 
 A snapshot is a projection of the log, and only an optimisation: it is written in the same transaction
-as the rows it follows (`EventStore._insert` calls `Snapshots.rows_for`), so it never runs ahead of a
-committed event and needs no follower or checkpoint; `rebuild_snapshots` rewrites them all from the log
+as the rows it follows (`EventStore._insert` and the one-trip append call `Snapshots.rows_for`), so it never
+runs ahead of a committed event and needs no follower or checkpoint; `rebuild_snapshots` rewrites them all from the log
 (`recorder.snapshot_rebuild`, for `scorebook rebuild`), e.g. after an upgrade changed the games' code.
 
 The state is a pickle, and unpickling runs code named by the bytes: a row is unpickled only when its

@@ -318,8 +318,8 @@ class EventStore:
     ) -> tuple[list[dict[str, Any]], Fold[Any]] | None:
         """The append with no read before its writes (PostgreSQL: in one round trip, `AppendStatements.one_trip`;
         SQLite: on the writing turn's driver connection, `one_trip_sqlite`), when the match's fold up to
-        `expected_seq` is cached and the events are legal in it, and the append writes nothing but rows and the
-        head (no snapshot due, the match goes on, no committed bag). None when it does not apply or the database
+        `expected_seq` is cached and the events are legal in it, and the append writes nothing but rows, the head
+        and the snapshots due (the match goes on, no committed bag). None when it does not apply or the database
         finds the match elsewhere: the careful way (`_append`) then decides, and words every refusal and
         conflict, from the match as stored, so a stale cache never answers for it."""
         if not is_match_id(match_id):
@@ -336,17 +336,22 @@ class EventStore:
                 fold = _applied(fold, expected_seq + 1 + i, e, text)
         except (BadRequest, Refused):
             return None
-        if fold.finished or self._snapshot_due(range(expected_seq + 1, fold.seq + 1)):
+        if fold.finished:
             return None
         at, spelled = stamped()  # the rows' time as hashed (to the millisecond), and the match's updated_at
         envelopes, texts = chained(events, expected_seq + 1, stored.head, recorded_by, at, texts, spelled)
         rows = _event_rows(match_id, envelopes, [e.event_id for e in events], texts, at)
+        # A snapshot due goes in the same trip: by the careful way, the 1% of appends that take one cost four times
+        # an append, 3% of the whole.
+        snapshots = (self._snapshot_rows(match_id, fold, envelopes)
+                     if self._snapshot_due(range(expected_seq + 1, fold.seq + 1)) else ())
         if self._sql.sqlite:
             moved = self._turns.on_driver(partial(self._sql.one_trip_sqlite, rows=rows, match_id=match_id,
-                                                  expected_seq=expected_seq, last_seq=fold.seq, updated_at=at))
+                                                  expected_seq=expected_seq, last_seq=fold.seq, updated_at=at,
+                                                  snapshots=snapshots))
         else:
             with autocommit_driver(self.engine) as driver:
-                moved = self._sql.one_trip(driver, rows, match_id, expected_seq, fold.seq, at)
+                moved = self._sql.one_trip(driver, rows, match_id, expected_seq, fold.seq, at, snapshots)
         if not moved:
             return None
         self._publish(match_id, StoredFold(fold, envelopes[-1]["hash"], fold.seq))

@@ -146,3 +146,24 @@ def test_a_retry_that_reaches_a_server_whose_cache_is_behind_is_answered_as_a_re
     assert replayed and again == first
     assert len(mine.events(match_id)) == 3
     assert trips == [True, True, False]  # round_started, the other server's append, the retry refused
+
+
+def test_an_append_that_takes_a_snapshot_goes_in_one_trip_and_the_snapshot_is_read_after_a_restart(
+    engine: Engine, trips: list[bool]
+) -> None:
+    store = EventStore(engine, snapshot_every=4, snapshot_secret="s3cret")
+    match_id = _started(store)
+    store.append(match_id, [new(launch("ann", 1, 5))], 2, "desk")
+    store.append(match_id, [new(launch("bo", 1, 5))], 3, "desk")  # seq 4: a snapshot is due
+    store.append(match_id, [new(launch("ann", 2, 4)), new(launch("bo", 2, 4)), new(launch("ann", 3, 6)),
+                            new(launch("bo", 3, 6))], 4, "desk")  # seqs 5-8, the snapshot at 8 among them
+    assert trips == [True] * 4  # round_started and the three appends, snapshots and all
+    with engine.connect() as conn:
+        seqs = [int(s) for s in conn.execute(text("SELECT seq FROM snapshots WHERE match_id = :m ORDER BY seq"),
+                                             {"m": match_id}).scalars()]
+        assert seqs == [4, 8]
+        # A restarted store trusts them (the MAC checks) and resumes from the latest, as from the full fold.
+        restarted = EventStore(engine, snapshot_every=4, snapshot_secret="s3cret")
+        resumed = restarted._resumed(conn, match_id, 8)
+        assert resumed is not None and resumed.upto == 8 and resumed.head == store.events(match_id)[-1]["hash"]
+        assert resumed.fold is not None and resumed.fold.state == store.stored_fold(match_id).fold.state
