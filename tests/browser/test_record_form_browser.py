@@ -67,3 +67,30 @@ def test_quick_clicks_each_add_a_row_and_the_rows_follow_the_game(signed_in: Any
     page.wait_for_url("**/record/*")  # and the match starts with those two, in that order
     match_id = page.url.rsplit("/", 1)[1]
     assert [p["name"] for p in live_server.sb.summary(match_id)["players"]] == ["Dee", "Eli"]
+
+
+def test_the_new_match_form_fits_a_phone(signed_in: Any, live_server: LiveServer) -> None:
+    """At 390 px (a phone held upright) the form is a column: nothing wider than the screen, each seat row's label,
+    input and ✕ side by side and within it, the start button reachable."""
+    page = signed_in("recorder", width=390, height=844)
+    page.goto(live_server.url + "/record")
+    page.wait_for_selector("#new-start")
+    page.locator("#new-game label", has_text="Tri-Ominos").click()
+    page.click("#new-player-add")
+    _wait_rows(page, 3)
+    for i, name in enumerate(["Ann", "Bo", "Cy"]):
+        page.fill(f"#new-player-{i}", name)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    for i in range(3):
+        field, remove = page.locator(f"#new-player-{i}").bounding_box(), page.locator(
+            f"#new-player-remove-{i}").bounding_box()
+        assert field is not None and remove is not None
+        assert 0 <= field["x"] and remove["x"] + remove["width"] <= 390  # both on the screen
+        assert abs((field["y"] + field["height"] / 2) - (remove["y"] + remove["height"] / 2)) < field["height"]
+    # "Seat 1" on one line beside its input (squeezed by the row, it wrapped under itself)
+    heights = page.evaluate("() => [...document.querySelectorAll('.player-row:not([hidden]) .seat')]"
+                            ".map(s => s.getBoundingClientRect().height)")
+    assert len(heights) == 3 and max(heights) < 24
+    start = page.locator("#new-start").bounding_box()
+    assert start is not None and start["x"] + start["width"] <= 390
+    shot(page, "record-form-phone")
