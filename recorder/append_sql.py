@@ -23,7 +23,7 @@ from recorder.tables import Match, MatchSnapshot
 
 MATCHES = Match.__table__  # type: ignore[attr-defined]
 SNAPSHOTS = MatchSnapshot.__table__  # type: ignore[attr-defined]
-SNAPSHOT_COLUMNS = ("match_id", "seq", "hash", "version", "mac", "payload", "created_at")
+SNAPSHOT_COLUMNS = tuple(c.name for c in SNAPSHOTS.columns)  # `Snapshots.values` gives a row's, by name
 EVENT_COLUMNS = ("match_id", "seq", "position", "type", "data", "recorded_at", "recorded_by", "prev_hash", "hash",
                  "event_id")
 MATCH_COLUMNS = ("last_seq", "status", "winners", "updated_at", "id")

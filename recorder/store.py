@@ -343,8 +343,7 @@ class EventStore:
         rows = _event_rows(match_id, envelopes, [e.event_id for e in events], texts, at)
         # A snapshot due goes in the same trip: by the careful way, the 1% of appends that take one cost four times
         # an append, 3% of the whole.
-        snapshots = (self._snapshot_rows(match_id, fold, envelopes)
-                     if self._snapshot_due(range(expected_seq + 1, fold.seq + 1)) else ())
+        snapshots = self._snapshot_rows(match_id, fold, envelopes)
         if self._sql.sqlite:
             moved = self._turns.on_driver(partial(self._sql.one_trip_sqlite, rows=rows, match_id=match_id,
                                                   expected_seq=expected_seq, last_seq=fold.seq, updated_at=at,
