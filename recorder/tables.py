@@ -117,6 +117,7 @@ def in_schema(dialect: str) -> Callable[[Any, str | None, str, bool, Any], bool]
 # A match's first event: the condition of the partial index on hashes, and of the look-up it serves (written out,
 # not a bound parameter, so that a planner can see the look-up's condition implies the index's).
 FIRST_EVENT = sql_text("seq = 1")
+HAS_EVENT_ID = sql_text("event_id IS NOT NULL")
 
 
 class StoredEvent(SQLModel, table=True):
@@ -130,6 +131,8 @@ class StoredEvent(SQLModel, table=True):
         on_dialect("postgresql", Index("ix_events_position", "position", unique=True)),
         on_dialect("sqlite", Index("ix_events_match_seq", "match_id", "seq", unique=True)),
         Index("ix_events_first_hash", "hash", sqlite_where=FIRST_EVENT, postgresql_where=FIRST_EVENT),
+        # Only the rows that carry one (migration 0012): an imported event, which has none, writes no entry.
+        Index("ix_events_event_id", "event_id", unique=True, sqlite_where=HAS_EVENT_ID, postgresql_where=HAS_EVENT_ID),
     )
 
     match_id: str = Field(sa_column=Column(String(32), ForeignKey("matches.id"), primary_key=True))
@@ -142,7 +145,7 @@ class StoredEvent(SQLModel, table=True):
     recorded_by: str = Field(max_length=128)
     prev_hash: str = Field(max_length=64)
     hash: str = Field(max_length=64)
-    event_id: str | None = Field(default=None, max_length=128, unique=True)
+    event_id: str | None = Field(default=None, max_length=128)
 
     def envelope(self) -> dict[str, Any]:
         """FORMAT.md's envelope, exactly as hashed and exported. Data that cannot be served (not an object,
