@@ -1,7 +1,8 @@
 """The write path against anchors measured in the same run (issue 13): what an append or an import costs in
 Scorebook beside what the database, a bare endpoint or another event store costs for the same rows.
 
-Every figure is the median of $SCOREBOOK_BENCH_ROUNDS rounds (default 5) after one discarded warm-up round
+Every figure is the median of $SCOREBOOK_BENCH_PYTHON_ROUNDS rounds (default 15) for figures 1, 4 and 5, and of
+$SCOREBOOK_BENCH_ROUNDS rounds (default 5) for the HTTP figures 2 and 3, after one discarded warm-up round
 (WARM_UP events per contender: every database's WAL at its steady size first), with its spread (min–max over
 the rounds). In each round every contender of a figure runs once, one after
 the other, in an order that rotates from round to round; ratios are taken round by round (Scorebook over
@@ -59,6 +60,10 @@ from pathlib import Path
 from typing import Any
 
 ROUNDS = int(os.environ.get("SCOREBOOK_BENCH_ROUNDS", "5"))
+# Rounds of the Python figures (1 and 4), which take about a second each where an HTTP round takes ten. This
+# machine is shared: bursts of stolen CPU (a third of the time, some minutes) slow one contender's round and not
+# the next, and a median of five such ratios moved by 0.3 between runs minutes apart.
+PYTHON_ROUNDS = int(os.environ.get("SCOREBOOK_BENCH_PYTHON_ROUNDS", "15"))
 # SQLite checkpoints its WAL in the commit that takes it past 1,000 pages: a pause of a millisecond or two, every
 # ~210 appends for Scorebook (4.8 pages an append) and every ~420 saves for eventsourcing (2.4). With 150 appends a
 # round most of eventsourcing's rounds held none and most of Scorebook's one, so the medians left eventsourcing's
@@ -133,9 +138,9 @@ def spread(values: Sequence[float], unit: str = "") -> str:
     return f"{_number(med)}{' ' + unit if unit else ''} ({_number(min(values))}–{_number(max(values))})"
 
 
-def report(figures: list[Figure], durability: str, rounds: int) -> None:
-    print(f"\nThe write path against anchors in the same run: medians of {rounds} interleaved rounds "
-          f"({IMPORTS} imports each a round), (min–max)")
+def report(figures: list[Figure], durability: str, python_rounds: int, rounds: int) -> None:
+    print(f"\nThe write path against anchors in the same run: medians of {python_rounds} interleaved rounds for "
+          f"the Python figures ({IMPORTS} imports each a round), {rounds} for HTTP, (min–max)")
     print(f"SQLite: {durability}; Hats Off events, one event per append; load average "
           f"{', '.join(f'{x:.1f}' for x in os.getloadavg())} (a shared machine)")
     head = ("figure", "Scorebook", "anchor", "ratio", "goal", "")
@@ -772,17 +777,17 @@ def positions_lock(tmp: Path, logs: list[Log]) -> None:
 
 
 def main() -> bool:
-    rounds = max(1, ROUNDS)
+    rounds, python_rounds = max(1, ROUNDS), max(1, PYTHON_ROUNDS)
     started = time.perf_counter()
     logs = hats_off_logs()
     with tempfile.TemporaryDirectory(prefix="scorebook-write-") as folder:
         tmp = Path(folder)
-        figures, mode, sync = sqlite_python(tmp, logs, rounds)
+        figures, mode, sync = sqlite_python(tmp, logs, python_rounds)
         figures += http(tmp, logs, rounds, sync)
         if os.environ.get("SCOREBOOK_TEST_POSTGRES"):
-            figures += postgres(tmp, logs, rounds)
+            figures += postgres(tmp, logs, python_rounds)
     report(figures, f"journal_mode={mode}, synchronous={sync} (Scorebook's connection; every anchor's the same)",
-           rounds)
+           python_rounds, rounds)
     if os.environ.get("SCOREBOOK_TEST_POSTGRES"):
         with tempfile.TemporaryDirectory(prefix="scorebook-lock-") as folder:
             positions_lock(Path(folder), logs)
