@@ -17,6 +17,7 @@ from recorder.append_only import missing_triggers
 from recorder.errors import Conflict
 from recorder.facade import Scorebook
 from recorder.migrate import downgrade, upgrade
+from tests.indexes import index_definition, plan
 from tests.logs import START, launch, round_start
 
 ROW = ("INSERT INTO events (match_id, seq, position, type, data, recorded_at, recorded_by, prev_hash, hash, event_id) "
@@ -28,24 +29,6 @@ def _stored(engine: Engine) -> list[tuple[Any, ...]]:
         return [tuple(r) for r in conn.execute(text(
             "SELECT match_id, seq, position, type, data, recorded_by, prev_hash, hash, event_id "
             "FROM events ORDER BY position"))]
-
-
-def _index_definition(engine: Engine) -> str:
-    with engine.connect() as conn:
-        if engine.dialect.name == "sqlite":
-            q = "SELECT sql FROM sqlite_master WHERE name = 'ix_events_event_id'"
-        else:
-            q = ("SELECT indexdef FROM pg_indexes WHERE indexname = 'ix_events_event_id' "
-                 "AND schemaname = current_schema()")
-        return str(conn.execute(text(q)).scalar_one())
-
-
-def _plan(engine: Engine, sql: str) -> str:
-    with engine.connect() as conn:
-        if engine.dialect.name == "sqlite":
-            return " ".join(str(row[-1]) for row in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}"))
-        conn.execute(text("SET LOCAL enable_seqscan = off"))  # a few rows: make the planner show what it can use
-        return " ".join(str(row[0]) for row in conn.exec_driver_sql(f"EXPLAIN {sql}"))
 
 
 def _insert(engine: Engine, match_id: str, seq: int, event_id: str | None) -> None:
@@ -62,7 +45,7 @@ def _next_seq(engine: Engine, match_id: str) -> int:
 
 
 def test_the_index_is_unique_and_holds_only_rows_with_an_event_id(engine: Engine) -> None:
-    definition = _index_definition(engine)
+    definition = index_definition(engine, "ix_events_event_id")
     assert "UNIQUE" in definition and "(event_id)" in definition, definition
     assert "WHERE event_id IS NOT NULL" in definition or "WHERE (event_id IS NOT NULL)" in definition, definition
 
@@ -72,7 +55,7 @@ def test_the_index_is_unique_and_holds_only_rows_with_an_event_id(engine: Engine
     "SELECT EXISTS (SELECT 1 FROM events WHERE event_id IN ('a'))",  # the one trip's refusal (`AppendStatements`)
 ])
 def test_a_retry_is_looked_up_through_the_index(engine: Engine, lookup: str) -> None:
-    assert "ix_events_event_id" in _plan(engine, lookup)
+    assert "ix_events_event_id" in plan(engine, lookup)
 
 
 def test_the_database_refuses_an_event_id_stored_twice_across_matches(scorebook: Scorebook, engine: Engine) -> None:

@@ -9,27 +9,14 @@ from sqlalchemy.engine import Engine
 
 from recorder.facade import Scorebook
 from recorder.store import FIRST_HASH_LOOKUP
+from tests.indexes import index_definition, plan
 from tests.logs import START, launch, round_start
 
 
 def _plan(engine: Engine, first_hash: str) -> str:
     with engine.connect() as conn:
         sql = str(FIRST_HASH_LOOKUP.params(hash=first_hash).compile(conn, compile_kwargs={"literal_binds": True}))
-        if engine.dialect.name == "sqlite":
-            return " ".join(str(row[-1]) for row in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}"))
-        conn.execute(text("SET LOCAL enable_seqscan = off"))  # a few rows: make the planner show what it can use
-        return " ".join(str(row[0]) for row in conn.exec_driver_sql(f"EXPLAIN {sql}"))
-
-
-def _index_definition(engine: Engine) -> str:
-    """The index as the database itself holds it."""
-    with engine.connect() as conn:
-        if engine.dialect.name == "sqlite":
-            q = "SELECT sql FROM sqlite_master WHERE name = 'ix_events_first_hash'"
-        else:
-            q = ("SELECT indexdef FROM pg_indexes WHERE indexname = 'ix_events_first_hash' "
-                 "AND schemaname = current_schema()")
-        return str(conn.execute(text(q)).scalar_one())
+    return plan(engine, sql)
 
 
 def test_an_import_finds_a_stored_match_through_the_first_hash_index(scorebook: Scorebook, engine: Engine) -> None:
@@ -44,7 +31,7 @@ def test_an_import_finds_a_stored_match_through_the_first_hash_index(scorebook: 
 
 
 def test_only_first_events_are_indexed(engine: Engine) -> None:
-    definition = _index_definition(engine)
+    definition = index_definition(engine, "ix_events_first_hash")
     assert "(hash)" in definition and ("WHERE seq = 1" in definition or "WHERE (seq = 1)" in definition), definition
     with engine.connect() as conn:  # and the full index it replaced is gone
         if engine.dialect.name == "sqlite":
