@@ -6,7 +6,6 @@ with events in it keeps every one of them, in both directions."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 from sqlalchemy import text
@@ -17,25 +16,14 @@ from recorder.append_only import missing_triggers
 from recorder.errors import Conflict
 from recorder.facade import Scorebook
 from recorder.migrate import downgrade, upgrade
-from tests.indexes import index_definition, plan
+from tests.events_table import index_definition, insert_row, plan, stored_events
 from tests.logs import START, launch, round_start
-
-ROW = ("INSERT INTO events (match_id, seq, position, type, data, recorded_at, recorded_by, prev_hash, hash, event_id) "
-       "VALUES (:m, :seq, :position, 'round_started', '{}', '2026-12-03 06:00:00.000000', 'x', :h, :h, :event_id)")
-
-
-def _stored(engine: Engine) -> list[tuple[Any, ...]]:
-    with engine.connect() as conn:
-        return [tuple(r) for r in conn.execute(text(
-            "SELECT match_id, seq, position, type, data, recorded_by, prev_hash, hash, event_id "
-            "FROM events ORDER BY position"))]
 
 
 def _insert(engine: Engine, match_id: str, seq: int, event_id: str | None) -> None:
     with engine.begin() as conn:
         position = conn.execute(text("SELECT coalesce(max(position), 0) + 1 FROM events")).scalar_one()
-        conn.execute(text(ROW), {"m": match_id, "seq": seq, "position": position, "h": "0" * 64,
-                                 "event_id": event_id})
+        insert_row(conn, match_id, seq, position, event_id)
 
 
 def _next_seq(engine: Engine, match_id: str) -> int:
@@ -62,16 +50,16 @@ def test_the_database_refuses_an_event_id_stored_twice_across_matches(scorebook:
     first = scorebook.start_match(dict(START), "d")["match_id"]
     other = scorebook.start_match(dict(START), "d")["match_id"]
     scorebook.append(first, [{**round_start(), "event_id": "once"}], 1, "d")
-    before = _stored(engine)
+    before = stored_events(engine)
     with pytest.raises(IntegrityError):  # below the store: the index itself
         _insert(engine, other, 2, "once")
     with pytest.raises(Conflict):  # through the store: the reused id is a 409, the other match unmoved
         scorebook.append(other, [{**round_start(), "event_id": "once"}], 1, "d")
-    assert _stored(engine) == before
+    assert stored_events(engine) == before
     # Rows without one are many, and none is refused for it.
     for seq in (2, 3):
         _insert(engine, other, seq, None)
-    assert [r[8] for r in _stored(engine) if r[0] == other] == [None, None, None]
+    assert [r[8] for r in stored_events(engine) if r[0] == other] == [None, None, None]
 
 
 def test_an_import_and_a_retry_behave_as_before(scorebook: Scorebook) -> None:
@@ -95,11 +83,11 @@ def test_migrating_keeps_every_event_in_both_directions(bare_engine: Engine) -> 
     match_id = sb.start_match(dict(START), "d")["match_id"]
     sb.append(match_id, [{**round_start(), "event_id": "k1"}], 1, "d")
     sb.append(match_id, [launch("ann", 1, 5)], 2, "d")
-    before = _stored(bare_engine)
+    before = stored_events(bare_engine)
     exported = "\n".join(sb.export_lines(match_id))
 
     upgrade(bare_engine)
-    assert _stored(bare_engine) == before
+    assert stored_events(bare_engine) == before
     with bare_engine.connect() as conn:
         assert missing_triggers(conn) == []
     fresh = Scorebook.from_engine(bare_engine)
@@ -107,11 +95,11 @@ def test_migrating_keeps_every_event_in_both_directions(bare_engine: Engine) -> 
     with pytest.raises(IntegrityError):
         _insert(bare_engine, match_id, 4, "k1")
     fresh.append(match_id, [{**launch("bo", 2, 1), "event_id": "k2"}], 3, "d")
-    after = _stored(bare_engine)
+    after = stored_events(bare_engine)
     assert after[:-1] == before and after[-1][8] == "k2"
 
     downgrade(bare_engine, "0011")
-    assert _stored(bare_engine) == after
+    assert stored_events(bare_engine) == after
     with bare_engine.connect() as conn:
         assert missing_triggers(conn) == []
     with pytest.raises(IntegrityError):  # the unique constraint is back

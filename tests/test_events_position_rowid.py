@@ -5,8 +5,6 @@ of them as it was, in both directions."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
@@ -15,17 +13,8 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from recorder.append_only import missing_triggers
 from recorder.facade import Scorebook
 from recorder.migrate import downgrade, upgrade
+from tests.events_table import insert_row, plan, stored_events
 from tests.logs import START, launch, round_start
-
-ROW = ("INSERT INTO events (match_id, seq, position, type, data, recorded_at, recorded_by, prev_hash, hash, event_id) "
-       "VALUES (:m, :seq, :position, 'round_started', '{}', '2026-12-02 12:00:00.000000', 'x', :h, :h, NULL)")
-
-
-def _stored(engine: Engine) -> list[tuple[Any, ...]]:
-    with engine.connect() as conn:
-        return [tuple(r) for r in conn.execute(text(
-            "SELECT match_id, seq, position, type, data, recorded_by, prev_hash, hash, event_id "
-            "FROM events ORDER BY position"))]
 
 
 def _two_matches(sb: Scorebook) -> list[str]:
@@ -36,17 +25,12 @@ def _two_matches(sb: Scorebook) -> list[str]:
     return ids
 
 
-def _plan(engine: Engine, sql: str) -> str:
-    with engine.connect() as conn:
-        return " ".join(str(r[-1]) for r in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}"))
-
-
 def test_on_sqlite_the_position_is_the_rowid(engine: Engine) -> None:
     if engine.dialect.name != "sqlite":
         pytest.skip("PostgreSQL keeps its index on positions")
     # Followers read in position order from the table itself; a match's events come through its unique index.
-    assert "INTEGER PRIMARY KEY" in _plan(engine, "SELECT * FROM events WHERE position > 5 ORDER BY position")
-    assert "ix_events_match_seq" in _plan(engine, "SELECT * FROM events WHERE match_id = 'm' ORDER BY seq")
+    assert "INTEGER PRIMARY KEY" in plan(engine, "SELECT * FROM events WHERE position > 5 ORDER BY position")
+    assert "ix_events_match_seq" in plan(engine, "SELECT * FROM events WHERE match_id = 'm' ORDER BY seq")
     with engine.connect() as conn:
         names = {r[0] for r in conn.exec_driver_sql("SELECT name FROM sqlite_master WHERE type = 'index'")}
     assert "ix_events_position" not in names
@@ -55,36 +39,36 @@ def test_on_sqlite_the_position_is_the_rowid(engine: Engine) -> None:
 def test_a_seq_and_a_position_are_each_stored_once(scorebook: Scorebook, engine: Engine) -> None:
     match_id = scorebook.start_match(dict(START), "d")["match_id"]
     scorebook.append(match_id, [round_start()], 1, "d")
-    before = _stored(engine)
+    before = stored_events(engine)
     (position,) = [r[2] for r in before if r[1] == 2]
     for seq, pos in ((2, position + 100), (3, position)):  # the seq taken; then a new seq at a taken position
         with pytest.raises(IntegrityError), engine.begin() as conn:
-            conn.execute(text(ROW), {"m": match_id, "seq": seq, "position": pos, "h": "0" * 64})
-    assert _stored(engine) == before
+            insert_row(conn, match_id, seq, pos)
+    assert stored_events(engine) == before
 
 
 def test_migrating_keeps_every_event_in_both_directions(bare_engine: Engine) -> None:
     upgrade(bare_engine, "0010")  # a database made before 0011, with events in it
     sb = Scorebook.from_engine(bare_engine)
     ids = _two_matches(sb)
-    before = _stored(bare_engine)
+    before = stored_events(bare_engine)
     exported = ["\n".join(sb.export_lines(m)) for m in ids]
     assert len(before) == 7
 
     upgrade(bare_engine)
-    assert _stored(bare_engine) == before
+    assert stored_events(bare_engine) == before
     with bare_engine.connect() as conn:
         assert missing_triggers(conn) == []
     fresh = Scorebook.from_engine(bare_engine)
     assert ["\n".join(fresh.export_lines(m)) for m in ids] == exported  # the chains verify as before
     fresh.append(ids[1], [launch("bo", 2, 1)], 3, "d")  # and the log goes on at the next position
-    after = _stored(bare_engine)
+    after = stored_events(bare_engine)
     assert after[:-1] == before and after[-1][:3] == (ids[1], 4, before[-1][2] + 1)
     with pytest.raises(DBAPIError, match="append-only"), bare_engine.begin() as conn:
         conn.execute(text("DELETE FROM events"))
 
     downgrade(bare_engine, "0010")
-    assert _stored(bare_engine) == after
+    assert stored_events(bare_engine) == after
     with bare_engine.connect() as conn:
         assert missing_triggers(conn) == []
     with pytest.raises(DBAPIError, match="append-only"), bare_engine.begin() as conn:

@@ -9,7 +9,7 @@ from sqlalchemy.engine import Engine
 
 from recorder.facade import Scorebook
 from recorder.store import FIRST_HASH_LOOKUP
-from tests.indexes import index_definition, plan
+from tests.events_table import index_definition, plan
 from tests.logs import START, launch, round_start
 
 
