@@ -305,10 +305,10 @@ class EventStore:
         from the latest snapshot never holds the write lock. False when it was cached already or cannot be had
         (no such match, a broken log): the careful way words that, from the match as stored."""
         stored = self._cache.get(match_id)
-        if (stored is not None and stored.upto == expected_seq) or not is_match_id(match_id):
+        if stored is not None and stored.upto == expected_seq:
             return False
         try:
-            stored = self.stored_fold(match_id)
+            stored = self.stored_fold(match_id)  # MatchNotFound for an id that is none, without asking the database
         except (MatchNotFound, ChainBroken):
             return False
         return stored.upto == expected_seq and stored.fold is not None and stored.broken is None
