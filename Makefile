@@ -43,7 +43,7 @@ test-quick: $(STAMP)
 	$(PYTEST) -n 2 -m "not slow and not browser"
 
 lint: $(STAMP)
-	$(BIN)/ruff check projections recorder dashboard tests bench migrations
+	$(BIN)/ruff check projections recorder dashboard scorebook tests bench migrations
 	$(BIN)/mypy
 
 bench: $(BENCH_STAMP)

@@ -6,7 +6,7 @@ apply to the cached fold, chain, insert). Beside it the same events are appended
 with a fresh store each time: nothing cached, as after a restart, so each append starts from the latest
 snapshot and the rows after it. The two kinds take turns, event by event, so that a busy moment on the shared
 machine slows both alike (run one after the other, the ratio moved between 3.6× and 7.4× from run to run).
-The goal (issue 13): the first append after a restart within 5× a warm one.
+The goal: the first append after a restart within 5× a warm one.
 Runs on SQLite, and on PostgreSQL too when SCOREBOOK_TEST_POSTGRES names a database.
 """
 
@@ -21,7 +21,7 @@ from bench.cache import long_log
 from bench.databases import backends, database
 from bench.replay import OPTIONS, median_p95
 from recorder import Scorebook
-from recorder.logfile import NewEvent, import_lines
+from recorder.log.file import NewEvent, import_lines
 
 PREFIX = 5000
 APPENDS = 50

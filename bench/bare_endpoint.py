@@ -43,7 +43,7 @@ class AppendIn(BaseModel):
 
 
 def connect(db: str, synchronous: str) -> sqlite3.Connection:
-    """A connection set as Scorebook's are (recorder/db.py): autocommit (BEGIN written out), foreign keys, WAL,
+    """A connection set as Scorebook's are (recorder/sql/engine.py): autocommit (BEGIN written out), foreign keys, WAL,
     a 30 s busy timeout, and `synchronous` said explicitly."""
     if synchronous.upper() not in SYNCHRONOUS:
         raise ValueError(f"synchronous must be one of {', '.join(SYNCHRONOUS)}")

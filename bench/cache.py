@@ -9,7 +9,7 @@
    (rewritten by `rebuild_snapshots`), at the seq just before the next snapshot (the most to fold), beside
    the snapshots' bytes: how N was chosen.
 3. `bytes per state`: tracemalloc's figure for a fold of 1,000 and 5,000 events of each game, beside the
-   cache's estimate (recorder/fold_cache.py's BYTES_PER_STATE).
+   cache's estimate (recorder/store/fold_cache.py's BYTES_PER_STATE).
 4. `server RSS`: `scorebook serve` (a subprocess, SQLite) over TOUCH matches of 1,000 events (copies of
    one match per game, made in SQL), each read once through GET /api/matches/{id}/state; VmRSS before the
    first read and after the last, beside the configured bound — with snapshots (each read resumes from
@@ -62,8 +62,8 @@ def long_log(game_name: str, length: int = LONG) -> list[dict[str, Any]]:
 
 
 def _cold_ms(engine: Any, match_id: str, at: int, every: int | None = None, snapshots: bool = True) -> float:
-    from recorder.snapshots import SNAPSHOT_EVERY
-    from recorder.store import EventStore
+    from recorder.store.matches import EventStore
+    from recorder.store.snapshots import SNAPSHOT_EVERY
 
     store = EventStore(engine, snapshot_every=(every or SNAPSHOT_EVERY) if snapshots else 0)
     t = time.perf_counter()
@@ -74,7 +74,7 @@ def _cold_ms(engine: Any, match_id: str, at: int, every: int | None = None, snap
 
 def cold_reads(logs: dict[str, list[dict[str, Any]]]) -> list[tuple[Any, ...]]:
     from recorder import Scorebook
-    from recorder.logfile import import_lines
+    from recorder.log.file import import_lines
 
     rng = random.Random(5)
     rows = []
@@ -111,7 +111,7 @@ def cold_reads(logs: dict[str, list[dict[str, Any]]]) -> list[tuple[Any, ...]]:
 
 
 def every_n(sb: Any, match_id: str, rng: random.Random) -> list[tuple[int, float, int, int]]:
-    from recorder.snapshot_rebuild import rebuild_snapshots
+    from recorder.readmodels.snapshots import rebuild_snapshots
 
     out = []
     for n in SWEEP:
@@ -130,7 +130,7 @@ def bytes_per_state(logs: dict[str, list[dict[str, Any]]]) -> None:
     import gc
 
     from projections.timeline import fold_dicts
-    from recorder.fold_cache import BYTES_PER_STATE
+    from recorder.store.fold_cache import BYTES_PER_STATE
 
     print("\nBytes per held state of a fold: tracemalloc (events, states and what they share) vs the cache's estimate")
     print("  ".join(f"{h:>14}" for h in ("game", "events", "tracemalloc", "estimate", "estimate/real")))
@@ -162,7 +162,7 @@ def _rss_mib(pid: int) -> float:
 def _clone(engine: Any, sources: list[str], count: int, key_secret: str) -> list[str]:
     """`count` copies of the source matches (round robin), made in SQL: rows, seats and re-signed snapshots.
     (A row's hash does not cover its match id, so the copies verify.)"""
-    from recorder.snapshots import Snapshots, snapshot_key
+    from recorder.store.snapshots import Snapshots, snapshot_key
 
     snaps = Snapshots(snapshot_key(key_secret))
     ids = []
@@ -202,7 +202,7 @@ def _serve_and_touch(db: Path, ids: list[str], secret: str, cache_mb: int) -> tu
     port = _free_port()
     env = {**os.environ, "SCOREBOOK_SECRET": secret, "SCOREBOOK_CACHE_MB": str(cache_mb)}
     # This checkout's code (the module from the repository root), not whatever the `scorebook` script imports.
-    server = subprocess.Popen([sys.executable, "-m", "recorder.cli", "serve", "--db", str(db), "--port", str(port)],
+    server = subprocess.Popen([sys.executable, "-m", "scorebook.cli", "serve", "--db", str(db), "--port", str(port)],
                               env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=120) as client:
@@ -233,8 +233,8 @@ def _serve_and_touch(db: Path, ids: list[str], secret: str, cache_mb: int) -> tu
 
 def server_rss(logs: dict[str, list[dict[str, Any]]]) -> None:
     from recorder import Scorebook
-    from recorder.fold_cache import DEFAULT_CACHE_MB
-    from recorder.logfile import import_lines
+    from recorder.log.file import import_lines
+    from recorder.store.fold_cache import DEFAULT_CACHE_MB
 
     secret = os.environ["SCOREBOOK_SECRET"]
     with tempfile.TemporaryDirectory() as tmp:

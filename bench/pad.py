@@ -109,7 +109,7 @@ def browser_times(url: str, cookie: str, matches: dict[str, tuple[str, list[str]
     """Per game: (the pad's Enter → echo times, the baseline echo's) in the browser."""
     from playwright.sync_api import sync_playwright
 
-    from recorder.sessions import SESSION_COOKIE
+    from recorder.access.sessions import SESSION_COOKIE
 
     out: dict[str, tuple[list[float], list[float]]] = {}
     executable = _chromium()
@@ -159,9 +159,9 @@ def main() -> bool:
     from projections.notation import to_notation
     from projections.registry import get_game
     from recorder import Scorebook
-    from recorder.logfile import import_lines
-    from recorder.server import build_app
-    from recorder.sessions import SESSION_COOKIE
+    from recorder.access.sessions import SESSION_COOKIE
+    from recorder.log.file import import_lines
+    from scorebook.app import build_app
 
     rows: list[tuple[str, list[float], list[float], list[float]]] = []
     live: dict[str, tuple[str, list[str]]] = {}

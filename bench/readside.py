@@ -17,7 +17,7 @@ rounds, milliseconds):
 - `rebuild`: `scorebook rebuild`'s work in events/s (worker processes, one per core; and one process
   alone), beside the driver reading the same event rows.
 
-The goal (issue 12): at N matches the list's first page < 50 ms and ≤ 1.3× its time at 100; the first
+The goal: at N matches the list's first page < 50 ms and ≤ 1.3× its time at 100; the first
 statistics load < 1 s; rebuild ≥ 50k events/s. Missed goals are printed, not fatal.
 
 Loading a million events takes minutes; to time the rebuild again and again on one loaded database:
@@ -63,7 +63,7 @@ def templates() -> list[tuple[Any, list[dict[str, Any]]]]:
     """(prepared import, log) of a few random matches of every game, played once."""
     from projections.registry import GAME_NAMES, get_game
     from recorder.demo import PLAYERS
-    from recorder.logfile import import_lines, prepare_import
+    from recorder.log.file import import_lines, prepare_import
 
     out = []
     rng = random.Random(12)
@@ -78,8 +78,8 @@ def templates() -> list[tuple[Any, list[dict[str, Any]]]]:
 
 def load(sb: Any, matches: int, made: list[tuple[Any, list[dict[str, Any]]]], first: int = 0) -> int:
     """Store `matches` copies of the templates as distinct matches; returns the events stored."""
-    from recorder.logfile import NewEvent, PreparedImport, chain_new
-    from recorder.store import ImportSource
+    from recorder.log.file import NewEvent, PreparedImport, chain_new
+    from recorder.store.matches import ImportSource
 
     events, batch = 0, []
     for i in range(first, first + matches):

@@ -14,7 +14,7 @@ per game and interleaved:
 
 Both codes run in worker processes set up alike; times are the worker's CPU time (`process_time`: the
 machine is shared, and wall time there measures the queue). Figures are medians over the rounds. The
-goals (issue 12): Tri-Ominos ≥ 50k events/s, the others ≥ 200k; a missed goal is printed as "goal
+goals: Tri-Ominos ≥ 50k events/s, the others ≥ 200k; a missed goal is printed as "goal
 missed", not an error. Exits 1 only when something breaks (a fold refuses a legal log, or the baseline
 scores the logs differently).
 """

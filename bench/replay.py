@@ -56,8 +56,8 @@ OPTIONS = {
 SERVE = """
 import json, sys, uvicorn
 from recorder import Scorebook
-from recorder.logfile import import_lines
-from recorder.server import build_app
+from recorder.log.file import import_lines
+from scorebook.app import build_app
 db, logs, port = sys.argv[1], json.load(open(sys.argv[2])), int(sys.argv[3])
 sb = Scorebook.open(db)
 print(json.dumps({g: sb.import_log(import_lines(log), "bench")["match_id"] for g, log in logs.items()}), flush=True)
@@ -103,9 +103,9 @@ def weights(logs: dict[str, list[dict[str, Any]]]) -> list[tuple[Any, ...]]:
     from dashboard.pages.replay import layout, render_parts, render_step
     from dashboard.replay_frames import encode, pack, step_frames, unpack
     from recorder import Scorebook
-    from recorder.logfile import import_lines
-    from recorder.server import build_app
-    from recorder.visibility import reader
+    from recorder.access.visibility import reader
+    from recorder.log.file import import_lines
+    from scorebook.app import build_app
 
     rows = []
     rng = random.Random(7)

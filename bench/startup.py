@@ -24,7 +24,7 @@ ROUNDS = 11
 def _scorebook() -> list[str]:
     """The installed `scorebook` script beside this Python (what a user runs), else the module."""
     script = Path(sys.executable).with_name("scorebook")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "recorder.cli"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "scorebook.cli"]
 
 
 def _run_ms(argv: list[str], env: dict[str, str]) -> float:

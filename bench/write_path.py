@@ -1,4 +1,4 @@
-"""The write path against anchors measured in the same run (issue 13): what an append or an import costs in
+"""The write path against anchors measured in the same run: what an append or an import costs in
 Scorebook beside what the database, a bare endpoint or another event store costs for the same rows.
 
 Every figure is the median of $SCOREBOOK_BENCH_PYTHON_ROUNDS rounds (default 15) for figures 1, 4 and 5, and of
@@ -9,7 +9,7 @@ the other, in an order that rotates from round to round; ratios are taken round 
 its anchor in that round) and their median printed. The events are Hats Off matches of `game.random_match`
 (seeded, 3 players), appended in their order to matches started for the round (3 matches, in turn); every
 event carries an `event_id`, as the pad's do. SQLite runs in WAL mode with the `synchronous` setting
-Scorebook's own connection has (recorder/db.py sets none, so SQLite's default, FULL here: read back and
+Scorebook's own connection has (recorder/sql/engine.py sets none, so SQLite's default, FULL here: read back and
 printed), and every anchor's connection is set the same and checked. The anchors' tables are Scorebook's,
 made by its migrations in a database of their own (the same columns, indexes, foreign key and triggers).
 
@@ -196,7 +196,7 @@ def renamed(log: Log, tag: str) -> Log:
 def event_rows(match_id: str, log: Log, first: int, count: int, position: int, tag: str) -> list[Row]:
     """The rows Scorebook would store for log[first - 1 : first - 1 + count] (seqs from `first`), chained and
     numbered beforehand: the raw anchors insert them and do nothing else."""
-    from recorder.logfile import GENESIS, NewEvent, chain_new
+    from recorder.log.file import GENESIS, NewEvent, chain_new
 
     events = [NewEvent(e["type"], e["data"]) for e in log[first - 1 : first - 1 + count]]
     envelopes = chain_new(events, first, GENESIS, "bench")
@@ -362,7 +362,7 @@ def raw_appends(raw: RawSqlite | RawPostgres, logs: list[Log], count: int, tag: 
 
 def scorebook_import(sb: Any, logs: list[Log], tag: str) -> Took:
     """A new match of IMPORTED events through `import_log`, its lines already parsed."""
-    from recorder.logfile import import_lines
+    from recorder.log.file import import_lines
 
     lines = import_lines(renamed(logs[0][:IMPORTED], tag))
     took = clock()
@@ -646,7 +646,7 @@ def http_targets(tmp: Path, synchronous: str) -> Iterator[tuple[Target, Target]]
     Scorebook.open(bare_db).close()
     bare_token = uuid.uuid4().hex
     sb_port, bare_port = _free_port(), _free_port()
-    serve = [sys.executable, "-m", "recorder.cli", "serve", "--db", sb_url, "--port", str(sb_port),
+    serve = [sys.executable, "-m", "scorebook.cli", "serve", "--db", sb_url, "--port", str(sb_port),
              *shlex.split(os.environ.get("SCOREBOOK_BENCH_SERVE_ARGS", ""))]
     bare = [sys.executable, "-m", "bench.bare_endpoint", bare_db, str(bare_port), synchronous]
     sb_base, bare_base = f"http://127.0.0.1:{sb_port}", f"http://127.0.0.1:{bare_port}"
@@ -726,7 +726,7 @@ def positions_lock(tmp: Path, logs: list[Log]) -> None:
     """How long PostgreSQL's positions lock is held per append, and what share of the time CLIENTS threads
     appending to as many matches through one Scorebook spend with it held (1.0 would mean appends to different
     matches ran one after the other). An append's writes go as one simple query — a warm append's whole
-    transaction (recorder/append_sql.py, `one_trip`: the match row, LOCK TABLE, the INSERTs, NOTIFY), else the
+    transaction (recorder/sql/append.py, `one_trip`: the match row, LOCK TABLE, the INSERTs, NOTIFY), else the
     careful way's LOCK TABLE, INSERTs, match row and COMMIT (`_script`) — so the lock is held for at most that
     query's round trip. Timed with one writer (no wait for the lock inside it), that is an upper bound of the hold; the
     share is that hold times the appends of the CLIENTS-thread run, over its wall time."""

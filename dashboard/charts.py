@@ -17,8 +17,8 @@ Figure = dict[str, Any]
 MISSED = INK  # the missed plays' crosses: apart from every seat's colour
 
 
-def _axis(title: str = "", **extra: Any) -> dict[str, Any]:
-    axis: dict[str, Any] = {
+def axis(title: str = "", **extra: Any) -> dict[str, Any]:
+    spec: dict[str, Any] = {
         "title": {"text": title, "font": {"size": 12, "color": MUTED}},
         "gridcolor": GRID,
         "zerolinecolor": "#C9CED6",
@@ -26,11 +26,11 @@ def _axis(title: str = "", **extra: Any) -> dict[str, Any]:
         "tickfont": {"size": 11},
         "automargin": True,
     }
-    axis.update(extra)
-    return axis
+    spec.update(extra)
+    return spec
 
 
-def _chart_layout(height: int = 320, **extra: Any) -> dict[str, Any]:
+def chart_layout(height: int = 320, **extra: Any) -> dict[str, Any]:
     layout = base_layout(
         height=height,
         margin={"l": 50, "r": 16, "t": 16, "b": 40},
@@ -89,10 +89,10 @@ def score_chart(
                        "fillcolor": "rgba(200,0,0,0.07)", "line": {"width": 0}, "layer": "below"})
     return {
         "data": data,
-        "layout": _chart_layout(
+        "layout": chart_layout(
             height=260,
-            xaxis=_axis("step (event seq)", range=[0, max(1, len(totals) - 1)]),
-            yaxis=_axis("total"),
+            xaxis=axis("step (event seq)", range=[0, max(1, len(totals) - 1)]),
+            yaxis=axis("total"),
             shapes=shapes,
             margin={"l": 50, "r": 16, "t": 30, "b": 40},
         ),
@@ -107,10 +107,10 @@ def player_colours(ids: Sequence[str]) -> dict[str, str]:
     return {pid: SEAT_COLOURS[i % len(SEAT_COLOURS)] for i, pid in enumerate(sorted(ids))}
 
 
-def _no_data(message: str, height: int = 320) -> Figure:
+def no_data(message: str, height: int = 320) -> Figure:
     return {
         "data": [],
-        "layout": _chart_layout(
+        "layout": chart_layout(
             height=height,
             xaxis={"visible": False},
             yaxis={"visible": False},
@@ -122,7 +122,7 @@ def _no_data(message: str, height: int = 320) -> Figure:
 
 def score_trend_chart(trend: Mapping[str, Sequence[tuple[str, int, str]]], names: Mapping[str, str]) -> Figure:
     if not trend:
-        return _no_data("No finished match in this selection")
+        return no_data("No finished match in this selection")
     colours = player_colours(list(trend))
     data = []
     for pid in sorted(trend, key=lambda p: names.get(p, p)):
@@ -139,7 +139,7 @@ def score_trend_chart(trend: Mapping[str, Sequence[tuple[str, int, str]]], names
             "hovertemplate": f"{names.get(pid, pid)}: %{{y}} on %{{x}}<extra></extra>",
         })
     xaxis = _date_axis(sorted({d for points in trend.values() for d, _, _ in points}))
-    return {"data": data, "layout": _chart_layout(xaxis=xaxis, yaxis=_axis("final score"))}
+    return {"data": data, "layout": chart_layout(xaxis=xaxis, yaxis=axis("final score"))}
 
 
 def points_per_turn_chart(per_turn: Mapping[str, Sequence[int]], names: Mapping[str, str]) -> Figure:
@@ -147,7 +147,7 @@ def points_per_turn_chart(per_turn: Mapping[str, Sequence[int]], names: Mapping[
     (projections/boxstats.py) and sent with the distinct outliers only: sending every turn's points made the
     browser sort them all (292,000 values, 6 s of drawing at 10,000 matches)."""
     if not per_turn:
-        return _no_data("No turn in this selection")
+        return no_data("No turn in this selection")
     colours = player_colours(list(per_turn))
     data = []
     for pid in sorted(per_turn, key=lambda p: names.get(p, p)):
@@ -161,7 +161,7 @@ def points_per_turn_chart(per_turn: Mapping[str, Sequence[int]], names: Mapping[
         if box.outliers:  # an empty sample list would hide the box (plotly takes it for a 1-d y)
             trace["y"] = [list(box.outliers)]
         data.append(trace)
-    return {"data": data, "layout": _chart_layout(showlegend=False, yaxis=_axis("points per turn"), xaxis=_axis())}
+    return {"data": data, "layout": chart_layout(showlegend=False, yaxis=axis("points per turn"), xaxis=axis())}
 
 
 def bonus_chart(
@@ -175,7 +175,7 @@ def bonus_chart(
     its tags (High Five's captures and claims), how often each was worth how many points."""
     players = sorted(set(tags) | set(values), key=lambda p: names.get(p, p))
     if not players or not matches:
-        return _no_data("No match in this selection")
+        return no_data("No match in this selection")
     descriptor = get_game(game).descriptor
     if descriptor.valued_tags:
         colours = player_colours(players)
@@ -187,8 +187,8 @@ def bonus_chart(
                          "y": [counts.get(v, 0) for v in found], "marker": {"color": colours[pid]},
                          "hovertemplate": f"{names.get(pid, pid)}: %{{y}} worth %{{x}}<extra></extra>"})
         valued = " and ".join(descriptor.tag_labels.get(t, t) for t in descriptor.valued_tags)
-        xaxis = _axis(f"points won by each of the {valued}", type="category")
-        return {"data": data, "layout": _chart_layout(barmode="group", xaxis=xaxis, yaxis=_axis(valued))}
+        xaxis = axis(f"points won by each of the {valued}", type="category")
+        return {"data": data, "layout": chart_layout(barmode="group", xaxis=xaxis, yaxis=axis(valued))}
     return _tag_bars(game, charted_tags(game, "bonus"), tags, players, names, matches, "No bonus in this selection")
 
 
@@ -199,10 +199,10 @@ def penalty_chart(
     then the game's other counted moves (neither bonus nor penalty), a dotted line between them."""
     players = sorted(tags, key=lambda p: names.get(p, p))
     if not players or not matches:
-        return _no_data("No match in this selection")
+        return no_data("No match in this selection")
     penalties, others = charted_tags(game, "penalty"), charted_tags(game, "other")
     if not penalties and not others:
-        return _no_data(f"{get_game(game).descriptor.title} has no penalty")
+        return no_data(f"{get_game(game).descriptor.title} has no penalty")
     fig = _tag_bars(game, (*penalties, *others), tags, players, names, matches, "No penalty in this selection")
     shown = {t["x"][i] for t in fig["data"] for i in range(len(t["x"]))}
     labels = get_game(game).descriptor.tag_labels
@@ -239,7 +239,7 @@ def _tag_bars(
     descriptor = get_game(game).descriptor
     kinds = [k for k in kinds if any(tags.get(p, Counter()).get(k) for p in players)]
     if not kinds:
-        return _no_data(empty)
+        return no_data(empty)
     colours = player_colours(players)
     labels = [descriptor.tag_labels.get(k, k) for k in kinds]
     data = []
@@ -249,14 +249,14 @@ def _tag_bars(
                      "y": [tag_count.get(k, 0) for k in kinds], "marker": {"color": colours[pid]},
                      "hovertemplate": f"{names.get(pid, pid)}: %{{y}} %{{x}}<extra></extra>"})
     ytitle = f"count over {matches} match{'es' if matches != 1 else ''}"
-    return {"data": data, "layout": _chart_layout(barmode="group", xaxis=_axis(type="category"),
-                                                  yaxis=_axis(ytitle))}
+    return {"data": data, "layout": chart_layout(barmode="group", xaxis=axis(type="category"),
+                                                  yaxis=axis(ytitle))}
 
 
 def player_trend_chart(trend: Mapping[str, Sequence[tuple[str, int, str]]], titles: Mapping[str, str]) -> Figure:
     """One player's final scores, one line per game (scores of different games do not compare)."""
     if not trend:
-        return _no_data("No finished match yet")
+        return no_data("No finished match yet")
     data = []
     for i, game in enumerate(g for g in titles if g in trend):
         points = trend[game]
@@ -267,11 +267,11 @@ def player_trend_chart(trend: Mapping[str, Sequence[tuple[str, int, str]]], titl
             "hovertemplate": f"{titles[game]}: %{{y}} on %{{x}}<extra></extra>",
         })
     dates = sorted({d for points in trend.values() for d, _, _ in points})
-    return {"data": data, "layout": _chart_layout(xaxis=_date_axis(dates), yaxis=_axis("final score"))}
+    return {"data": data, "layout": chart_layout(xaxis=_date_axis(dates), yaxis=axis("final score"))}
 
 
 def _date_axis(dates: Sequence[str]) -> dict[str, Any]:
-    xaxis = _axis("match date", type="date", tickformat="%b %d, %Y")
+    xaxis = axis("match date", type="date", tickformat="%b %d, %Y")
     if len(dates) == 1:  # one day: a week around it, not milliseconds
         day = date.fromisoformat(dates[0])
         xaxis["range"] = [(day - timedelta(days=3)).isoformat(), (day + timedelta(days=3)).isoformat()]
@@ -281,7 +281,7 @@ def _date_axis(dates: Sequence[str]) -> dict[str, Any]:
 
 def match_length_chart(lengths: Sequence[tuple[str, str, int, int]]) -> Figure:
     if not lengths:
-        return _no_data("No match in this selection")
+        return no_data("No match in this selection")
     moves = Counter(m for _, _, m, _ in lengths)
     size = max(10, 10 * math.ceil((max(moves) - min(moves)) / 12 / 10))  # about a dozen bins of round width
     start = size * (min(moves) // size)
@@ -295,13 +295,13 @@ def match_length_chart(lengths: Sequence[tuple[str, str, int, int]]) -> Figure:
         "marker": {"color": "#0072B2", "line": {"color": "#FFFFFF", "width": 1}},
         "hovertemplate": "%{y} match(es) of %{x} moves<extra></extra>",
     }]
-    return {"data": data, "layout": _chart_layout(showlegend=False, bargap=0.05, xaxis=_axis("moves per match"),
-                                                  yaxis=_axis("matches", dtick=1 if len(lengths) < 10 else None))}
+    return {"data": data, "layout": chart_layout(showlegend=False, bargap=0.05, xaxis=axis("moves per match"),
+                                                  yaxis=axis("matches", dtick=1 if len(lengths) < 10 else None))}
 
 
 def first_player_chart(rates: Mapping[str, WinRate], titles: Mapping[str, str], selected: str | None) -> Figure:
     if not rates:
-        return _no_data("No finished match in this selection")
+        return no_data("No finished match in this selection")
     games = [g for g in titles if g in rates]
     rate = [round(100 * rates[g].rate, 1) for g in games]
     fair = [round(100 * rates[g].fair_share, 1) for g in games]
@@ -315,5 +315,5 @@ def first_player_chart(rates: Mapping[str, WinRate], titles: Mapping[str, str], 
          "marker": {"symbol": "line-ew-open", "size": 40, "color": "#D55E00", "line": {"width": 3}},
          "hovertemplate": "%{x}: fair share %{y}%<extra></extra>"},
     ]
-    return {"data": data, "layout": _chart_layout(xaxis=_axis(type="category"),
-                                                  yaxis=_axis("% of finished matches", range=[0, 115]))}
+    return {"data": data, "layout": chart_layout(xaxis=axis(type="category"),
+                                                  yaxis=axis("% of finished matches", range=[0, 115]))}

@@ -8,7 +8,7 @@ state the store's fold cache already holds (`Fold.state_at`) plus drawing it: no
 Steps: step k (0 ≤ k ≤ N) is the match right after event seq k; step 0 is the start, before any event
 (drawn as the table right after `match_started`, which changes nothing on it).
 
-What a viewer sees of a match in progress depends on who they are (recorder/visibility.py): a spectator's
+What a viewer sees of a match in progress depends on who they are (recorder/access/visibility.py): a spectator's
 replay tells the events and draws the states redacted (projections/redaction.py). A replay is built for
 one `View` and cached under it, so a redacted one and a full one are never served to each other's viewer.
 """
@@ -28,7 +28,7 @@ from projections.stats import match_date as stats_date
 from projections.timeline import Fold
 from recorder.errors import ChainBroken
 from recorder.facade import Scorebook
-from recorder.logfile import ChainCheck
+from recorder.log.file import ChainCheck
 
 BONUS_LABEL = "bonus or capture"
 
@@ -88,7 +88,7 @@ class ReplayCache:
         self, sb: Scorebook, match_id: str, fold: Fold | None = None, view: View = FULL,
         check: ChainCheck | None = None,
     ) -> Replay:
-        """The replay as `view` may see it (FULL: every tile; the caller decides, recorder/visibility.py).
+        """The replay as `view` may see it (FULL: every tile; the caller decides, recorder/access/visibility.py).
 
         `check` is the chain check of the stored rows as the caller just read them (the page does on every
         load, so that a row edited in the database shows at once); a cached replay built with another check

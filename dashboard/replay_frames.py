@@ -18,7 +18,7 @@ differences of a board repeat a lot (a High Five pile reflows when a tile is add
 change), which gzip takes out — 30–230 KB for a 500-event match instead of 0.4–3.6 MB.
 
 Frames are built from the viewer's replay (`viewed_replay`): a spectator's frames are drawn from the
-redacted states, exactly what the server used to send step by step, so nothing hidden is in them.
+redacted states, the same a step-by-step read serves them, so nothing hidden is in them.
 """
 
 from __future__ import annotations

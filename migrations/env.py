@@ -1,4 +1,4 @@
-"""Alembic environment: runs on a connection handed over by recorder.migrate, or on the configured URL."""
+"""Alembic environment: runs on a connection handed over by recorder.sql.migrate, or on the configured URL."""
 
 from __future__ import annotations
 
@@ -6,11 +6,10 @@ from alembic import context
 from sqlalchemy import create_engine
 from sqlmodel import SQLModel
 
-import recorder.bag  # noqa: F401  (registers the committed bags' seeds table)
-import recorder.stream_tables  # noqa: F401  (registers the club streams' tables too)
-import recorder.tables  # noqa: F401  (registers the tables on the metadata)
+import recorder.sql.stream_tables  # noqa: F401  (registers the club streams' tables too)
+import recorder.sql.tables  # noqa: F401  (registers the tables on the metadata)
 from recorder.config import database_url
-from recorder.tables import in_schema
+from recorder.sql.tables import in_schema
 
 config = context.config
 target_metadata = SQLModel.metadata

@@ -10,7 +10,7 @@ a tile drawn unseen — so a list of N tiles stays a list of N nulls (its count 
 mapping becomes `{}` (its keys may be tiles: Hi-Spot's `patterns`) and any other hidden value `null`.
 A redacted event's data is still valid against its game's schema; its stored hash no longer matches it.
 
-Pure: no I/O. Who may see what is decided by the caller (recorder/visibility.py) and passed as a `View`.
+Pure: no I/O. Who may see what is decided by the caller (recorder/access/visibility.py) and passed as a `View`.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from datetime import date, timedelta
 
 from projections.registry import GAME_NAMES, get_game
 from recorder.facade import Scorebook
-from recorder.logfile import import_lines
+from recorder.log.file import import_lines
 
 PLAYERS = [
     {"id": "ann", "name": "Ann"},

@@ -32,12 +32,12 @@ from projections.redaction import FULL, SPECTATOR, View, redact_envelope, redact
 from projections.scores import scores_json
 from projections.stats import MatchFacts, MatchSummary
 from projections.timeline import Fold
-from recorder import auth
-from recorder.append_only import missing_triggers, repair_triggers
-from recorder.db import make_engine
+from recorder.access import auth
+from recorder.access.sessions import Sessions, SignedIn
+from recorder.access.visibility import EVERYTHING, Viewer, redacted_matches, sees_everything_always, view_of
 from recorder.errors import BadRequest, Forbidden, ImportRefused, NotFound, SchemaBehind
 from recorder.legal import Knowledge, legal_answer
-from recorder.logfile import (
+from recorder.log.file import (
     EXPORT_KEYS,
     ChainCheck,
     ImportLine,
@@ -47,17 +47,17 @@ from recorder.logfile import (
     parse_jsonl,
     prepare_import,
 )
-from recorder.migrate import behind_head, upgrade
-from recorder.projector import PROJECTIONS, FactsProjector, Progress
-from recorder.rebuild import TARGETS, Plan, Rebuild
-from recorder.sessions import Sessions, SignedIn
-from recorder.snapshots import SNAPSHOT_EVERY, SNAPSHOTS, load_key, snapshot_key
-from recorder.store import EventStore, ImportSource
-from recorder.tables import Match, StoredEvent
-from recorder.visibility import EVERYTHING, Viewer, redacted_matches, sees_everything_always, view_of
+from recorder.readmodels.projector import PROJECTIONS, FactsProjector, Progress
+from recorder.readmodels.rebuild import TARGETS, Plan, Rebuild
+from recorder.sql.engine import make_engine
+from recorder.sql.migrate import behind_head, upgrade
+from recorder.sql.tables import Match, StoredEvent
+from recorder.sql.triggers import missing_triggers, repair_triggers
+from recorder.store.matches import EventStore, ImportSource
+from recorder.store.snapshots import SNAPSHOT_EVERY, SNAPSHOTS, load_key, snapshot_key
 
-if TYPE_CHECKING:  # recorder.clubs builds on the facade; it is imported when first used
-    from recorder.clubs import Clubs
+if TYPE_CHECKING:  # recorder.clubs.service builds on the facade; it is imported when first used
+    from recorder.clubs.service import Clubs
 
 
 class Scorebook:
@@ -68,7 +68,7 @@ class Scorebook:
 
     def __init__(self, store: EventStore, *, session_secret: str | None = None) -> None:
         """`session_secret` signs sign-in cookies; by default $SCOREBOOK_SECRET, else the file
-        `session-secret` in the data directory, made on first sign-in (recorder/sessions.py)."""
+        `session-secret` in the data directory, made on first sign-in (recorder/access/sessions.py)."""
         self.store = store
         self.engine = store.engine
         self._session_secret = session_secret
@@ -112,9 +112,9 @@ class Scorebook:
 
     @property
     def clubs(self) -> Clubs:
-        """The club streams: the player registry, tournaments, standings and ratings (recorder/clubs.py)."""
+        """The club streams: the player registry, tournaments, standings and ratings (recorder/clubs/service.py)."""
         if self._clubs is None:
-            from recorder.clubs import Clubs
+            from recorder.clubs.service import Clubs
 
             self._clubs = Clubs(self)
         return self._clubs
@@ -141,7 +141,7 @@ class Scorebook:
 
         With `event_id`, a retry answers the match already started (replayed True). With `"bag": "committed"`
         the server deals every draw of the match from a shuffle it commits to now and reveals when the match
-        ends (recorder/bag.py; FORMAT.md, "A committed bag")."""
+        ends (recorder/store/bag.py; FORMAT.md, "A committed bag")."""
         return self.store.create_match(data, recorded_by, event_id)
 
     def append(
@@ -180,9 +180,9 @@ class Scorebook:
     # -- backup and restore ------------------------------------------------------------------------
 
     def backup(self, with_tokens: bool = False) -> Iterator[str]:
-        """The backup file (recorder/backup.py), line by line: every match with its ids, times, events and
+        """The backup file (recorder/log/backup.py), line by line: every match with its ids, times, events and
         event_ids, and its imports; the tokens' hashes only `with_tokens`."""
-        from recorder.backup import backup_lines
+        from recorder.log.backup import backup_lines
 
         tokens = auth.token_rows(self.engine) if with_tokens else None
         return backup_lines(self.store.backup_matches(), tokens)
@@ -190,14 +190,14 @@ class Scorebook:
     def restore(self, text: str) -> dict[str, int]:
         """Restore a backup file into this database, empty or not: ids and hashes kept, nothing stored
         twice (see `EventStore.restore`). All or nothing; counts of what was added."""
-        from recorder.backup import read_backup
+        from recorder.log.backup import read_backup
 
         return self.store.restore(read_backup(text))
 
     # -- reading -----------------------------------------------------------------------------------
     #
     # Reads that can show hidden tiles (state, legal, events, follow, export) take a `viewer`
-    # (recorder/visibility.py). The default, EVERYTHING, is for callers with the database itself (the
+    # (recorder/access/visibility.py). The default, EVERYTHING, is for callers with the database itself (the
     # Python API, the CLI); the HTTP API and the dashboard pass the request's viewer.
 
     def view(self, match_id: str, viewer: Viewer = EVERYTHING) -> View:
@@ -307,7 +307,7 @@ class Scorebook:
         """Every player id seated in a match, with their name in their latest match."""
         return self.store.players()
 
-    # -- read models (recorder/projector.py) --------------------------------------------------------
+    # -- read models (recorder/readmodels/projector.py) --------------------------------------------------------
 
     def facts(self, game: str | None = None) -> list[MatchFacts]:
         """Every match's statistics facts (of one game), from the `match_facts` read model, caught up with
@@ -321,7 +321,7 @@ class Scorebook:
 
     def rebuild(self, name: str = "all", progress: Progress | None = None, resume: bool = False,
                 workers: int | None = None) -> int:
-        """Recompute a read model from the log (recorder/rebuild.py): `match_facts`, `snapshots`, or "all";
+        """Recompute a read model from the log (recorder/readmodels/rebuild.py): `match_facts`, `snapshots`, or "all";
         `workers` processes fold (default: one per core for a large log). Returns the head read up to."""
         if name not in TARGETS:
             raise BadRequest(f"no read model {name!r}; choose from {', '.join(TARGETS)}")
@@ -391,7 +391,7 @@ class Scorebook:
     def authenticate(self, token: str) -> auth.Principal | None:
         return auth.authenticate(self.engine, token)
 
-    # -- sign-in sessions (the browser's /login; recorder/sessions.py) ------------------------------
+    # -- sign-in sessions (the browser's /login; recorder/access/sessions.py) ------------------------------
 
     @property
     def sessions(self) -> Sessions:
@@ -419,7 +419,7 @@ class Scorebook:
     # -- the database's health (`scorebook doctor`, `scorebook verify --all`) -------------------------
 
     def missing_triggers(self) -> list[str]:
-        """The append-only triggers on `events` not in force (recorder/append_only.py); empty when protected."""
+        """The append-only triggers on `events` not in force (recorder/sql/triggers.py); empty when protected."""
         with self.engine.connect() as conn:
             return missing_triggers(conn)
 

@@ -1,7 +1,7 @@
 """"Could they have played?" for the facade: the legal moves at a step as the viewer may know them, and the
 match's missed plays in hindsight (projections/hindsight.py), each kept per match version.
 
-What a viewer knows (recorder/visibility.py):
+What a viewer knows (recorder/access/visibility.py):
 - a referee, an admin, a recorder of the match, or anyone once the match is finished: the log as recorded.
   The moves are those of the tiles the log names at that step; hindsight (what the log learnt later) comes
   with them as `missed`.

@@ -3,10 +3,10 @@
 One `Notifier` per engine and process (`notifier_for`), whichever number of readers wait on it — the event
 streams of the API (`recorder/api/routers/live.py`), `scorebook follow`:
 
-- PostgreSQL: every append's transaction sends `NOTIFY scorebook_events` (recorder/append_sql.py), which the
+- PostgreSQL: every append's transaction sends `NOTIFY scorebook_events` (recorder/sql/append.py), which the
   server delivers at commit, so a woken reader always finds the rows; one dedicated psycopg connection
   LISTENs (autocommit, outside the pool: a pooled connection never has anything to read, see
-  `recorder.db._postgres_liveness`) and wakes every waiting reader.
+  `recorder.sql.engine._postgres_liveness`) and wakes every waiting reader.
 - SQLite: no notifications, so `max(position)` (the unique index's last entry) is polled every
   `POLL_SECONDS`, only while someone waits.
 
@@ -35,8 +35,8 @@ from sqlalchemy import select as core_select
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from recorder.tables import Match, StoredEvent
-from recorder.visibility import EVERYTHING, Viewer, redacted_matches
+from recorder.access.visibility import EVERYTHING, Viewer, redacted_matches
+from recorder.sql.tables import Match, StoredEvent
 
 CHANNEL = "scorebook_events"
 POLL_SECONDS = 0.25  # SQLite: how often the log's head is read while someone follows
@@ -310,7 +310,7 @@ def follow(
 def live_match_ids(engine: Engine, minutes: int = LIVE_MINUTES, now: Any = None) -> list[str]:
     """The matches being played now: in progress, with an event recorded in the last `minutes` minutes
     (the match row's `updated_at`, moved by every append), the latest first."""
-    from recorder.tables import utcnow
+    from recorder.sql.tables import utcnow
 
     since = (now or utcnow()) - timedelta(minutes=minutes)
     with Session(engine) as s:

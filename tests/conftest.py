@@ -15,10 +15,10 @@ import pytest
 from sqlalchemy import create_engine, make_url, text
 from sqlalchemy.engine import Engine
 
-from recorder.db import make_engine
 from recorder.facade import Scorebook
-from recorder.migrate import upgrade
-from recorder.store import EventStore
+from recorder.sql.engine import make_engine
+from recorder.sql.migrate import upgrade
+from recorder.store.matches import EventStore
 
 POSTGRES_URL = os.environ.get("SCOREBOOK_TEST_POSTGRES")
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]

@@ -50,7 +50,7 @@ def served(app: Any, log_level: str = "warning") -> Iterator[str]:
 
 
 class ServerProcess:
-    """`python -m recorder.cli serve --db URL` on its own port; its output goes to `log`."""
+    """`python -m scorebook.cli serve --db URL` on its own port; its output goes to `log`."""
 
     def __init__(self, db_url: str, log: Path, port: int | None = None, args: tuple[str, ...] = ()) -> None:
         self.db_url, self.log, self.args = db_url, log, args
@@ -63,7 +63,7 @@ class ServerProcess:
         env = {**os.environ, "SCOREBOOK_SECRET": "chaos-test-secret-" + "x" * 32, "PYTHONPATH": str(ROOT)}
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "recorder.cli", "serve", "--db", self.db_url, "--port", str(self.port),
+                [sys.executable, "-m", "scorebook.cli", "serve", "--db", self.db_url, "--port", str(self.port),
                  *self.args],
                 cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
             )

@@ -11,10 +11,9 @@ from sqlalchemy import text
 
 from projections.registry import GAME_NAMES, all_games
 from projections.schemas import COMMON_EVENTS
-from recorder import auth
+from recorder.access import auth
 from recorder.api import create_api
 from recorder.api.errors import status_of
-from recorder.db import make_engine
 from recorder.errors import (
     BadRequest,
     BodyTooLarge,
@@ -28,7 +27,8 @@ from recorder.errors import (
     Unauthorized,
 )
 from recorder.facade import Scorebook
-from recorder.logfile import ChainCheck
+from recorder.log.file import ChainCheck
+from recorder.sql.engine import make_engine
 from tests.examples import examples_dir, load_example
 from tests.logs import START, illegal_launch, launch, round_start
 

@@ -1,4 +1,4 @@
-"""Appends' connections (recorder/append_turns.py): SQLite keeps one, shared by turns; PostgreSQL takes one each."""
+"""Appends' connections (recorder/sql/turns.py): SQLite keeps one, shared by turns; PostgreSQL takes one each."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
 from projections.registry import get_game
-from recorder.append_turns import AppendTurns
-from recorder.db import for_writing, make_engine
 from recorder.facade import Scorebook
-from recorder.logfile import NewEvent
-from recorder.migrate import upgrade
+from recorder.log.file import NewEvent
+from recorder.sql.engine import for_writing, make_engine
+from recorder.sql.migrate import upgrade
+from recorder.sql.turns import AppendTurns
 
 
 def _driver(conn: object) -> object:

@@ -134,3 +134,82 @@ def test_no_game_imports_another_game(package: str) -> None:
         for m in imported(path, known):
             if m.startswith("projections.games."):
                 assert m.split(".")[2] == package, f"{path.relative_to(ROOT)} imports {m}"
+
+
+# The layers, lowest first: a module imports from its own part or from parts below it, never above.
+LAYERS: list[tuple[str, ...]] = [
+    ("projections",),
+    ("recorder.errors", "recorder.config"),
+    ("recorder.log",),
+    ("recorder.sql",),
+    ("recorder.access",),
+    ("recorder.store",),
+    ("recorder.readmodels",),
+    ("recorder.clubs", "recorder.legal", "recorder.live"),
+    ("recorder.facade",),
+    ("recorder",),  # the package itself: `from recorder import Scorebook`
+    ("recorder.demo", "recorder.api"),
+    ("dashboard",),
+    ("scorebook",),
+]
+LAYERED = ("projections", "recorder", "dashboard", "scorebook")
+
+
+def part_of(module: str) -> tuple[int, str]:
+    """The layer of `module` and the part it belongs to (the longest prefix the layers name)."""
+    best: tuple[int, str] | None = None
+    for rank, parts in enumerate(LAYERS):
+        for part in parts:
+            if (module == part or module.startswith(part + ".")) and (best is None or len(part) > len(best[1])):
+                best = (rank, part)
+    assert best is not None, f"{module} is in no layer"
+    return best
+
+
+def all_modules() -> dict[str, Path]:
+    known: dict[str, Path] = {}
+    for top in LAYERED:
+        known |= modules(ROOT / top)
+    return known
+
+
+def test_every_module_is_in_a_layer() -> None:
+    for name in all_modules():
+        part_of(name)
+
+
+def test_no_arrow_runs_back_up() -> None:
+    known = all_modules()
+    upward = []
+    for name, path in known.items():
+        rank, part = part_of(name)
+        for target in set(imported(path, known)):
+            if target not in known or target == name:
+                continue
+            t_rank, t_part = part_of(target)
+            if t_part != part and t_rank >= rank:
+                upward.append(f"{name} -> {target}")
+    assert upward == []
+
+
+def test_no_import_cycles_across_the_layers() -> None:
+    known = all_modules()
+    edges = {name: {m for m in imported(path, known) if m in known and m != name} for name, path in known.items()}
+    assert find_cycle(edges) is None
+
+
+def test_no_private_name_crosses_a_module() -> None:
+    known = all_modules()
+    crossing = []
+    for name, path in known.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in LAYERED:
+                crossing += [f"{name} imports {node.module}.{a.name}" for a in node.names
+                             if a.name.startswith("_") and not a.name.startswith("__")]
+    assert crossing == []
+
+
+def test_the_layering_check_sees_an_upward_import() -> None:
+    assert part_of("recorder.store.matches") == (5, "recorder.store")
+    assert part_of("recorder.api.routers.events")[1] == "recorder.api"
+    assert part_of("dashboard.pages.pad") > part_of("recorder.facade")

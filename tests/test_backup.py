@@ -12,10 +12,10 @@ import pytest
 from sqlalchemy.engine import Engine
 from typer.testing import CliRunner
 
-from recorder.cli import app
 from recorder.errors import BadRequest, Conflict, ImportRefused
 from recorder.facade import Scorebook
-from recorder.migrate import upgrade
+from recorder.sql.migrate import upgrade
+from scorebook.cli import app
 from tests.conftest import POSTGRES_URL, _admin, _postgres_engine
 from tests.examples import examples_dir
 from tests.logs import START, launch, round_start

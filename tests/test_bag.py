@@ -25,10 +25,10 @@ from projections.errors import IllegalEvent
 from projections.games.high_five.tiles import TILES as HF_TILES
 from projections.games.tri_ominos.tiles import ALL_TILES as TRI_TILES
 from recorder.api import create_api
-from recorder.bag import BAG_SEEDS
-from recorder.cli import app
 from recorder.errors import BadRequest, Conflict, Refused
 from recorder.facade import Scorebook
+from recorder.sql.tables import BAG_SEEDS
+from scorebook.cli import app
 from tests.bag_play import next_event, play, start
 
 BAG_GAMES = ["tri-ominos", "high-five", "hi-spot"]
@@ -466,7 +466,7 @@ def test_the_scorepad_records_a_committed_bags_draws_with_question_marks(
     # The tablet's line leaves the tiles to the bag; the same line in a match with a physical bag is refused.
     from projections.events import Event
     from projections.notation import parse_line
-    from recorder.logfile import NewEvent
+    from recorder.log.file import NewEvent
 
     sb = scorebook
     match_id = start(sb, game)

@@ -12,8 +12,8 @@ from sqlalchemy import inspect
 from sqlalchemy.engine import Engine
 from typer.testing import CliRunner
 
-from recorder.cli import app
-from recorder.migrate import head_revisions
+from recorder.sql.migrate import head_revisions
+from scorebook.cli import app
 from tests.examples import examples_dir, load_example
 
 runner = CliRunner()
@@ -90,7 +90,7 @@ def test_unknown_match_is_an_error(db: str) -> None:
 
 def test_token_create_prints_a_working_token(db: str) -> None:
     from recorder import Scorebook
-    from recorder.auth import Principal
+    from recorder.access.auth import Principal
 
     code, out, _ = run("token", "create", "desk-3", "--role", "referee", "--db", db)
     assert code == 0
@@ -137,7 +137,7 @@ def test_importing_the_cli_loads_no_web_stack_and_no_migrations() -> None:
     """`scorebook --help` and `scorebook matches` start fast: the heavy packages load in the commands
     that need them (serve: FastAPI, uvicorn, Dash; migrate: Alembic)."""
     code = (
-        "import recorder.cli, sys; "
+        "import scorebook.cli, sys; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in {'fastapi','dash','plotly','uvicorn','alembic'}))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
@@ -147,7 +147,7 @@ def test_importing_the_cli_loads_no_web_stack_and_no_migrations() -> None:
 def test_matches_on_a_migrated_database_loads_no_web_stack_and_no_migrations(db: str) -> None:
     assert run("migrate", "--db", db)[0] == 0
     code = (
-        "import sys; from recorder.cli import app; "
+        "import sys; from scorebook.cli import app; "
         f"app(['matches', '--json', '--db', {db!r}], standalone_mode=False); "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in {'fastapi','dash','plotly','uvicorn','alembic'}))"
     )

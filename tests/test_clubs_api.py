@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from projections.registry import get_game
-from recorder import auth
+from recorder.access import auth
 from recorder.api import create_api
 from recorder.facade import Scorebook
 

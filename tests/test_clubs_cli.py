@@ -9,8 +9,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from projections.registry import get_game
-from recorder.cli import app
 from recorder.facade import Scorebook
+from scorebook.cli import app
 
 runner = CliRunner()
 

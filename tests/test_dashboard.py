@@ -23,8 +23,8 @@ from projections.scores import scores_json
 from projections.timeline import Fold, fold_dicts
 from recorder.demo import PLAYERS, record_demo
 from recorder.facade import Scorebook
-from recorder.logfile import NewEvent, import_lines
-from recorder.server import build_app
+from recorder.log.file import NewEvent, import_lines
+from scorebook.app import build_app
 from tests.replay_payload import frames_request, split_frames
 
 
@@ -196,8 +196,8 @@ def test_stats_page_charts_one_game_from_summaries_and_that_games_whole_facts(de
         for player, start, end in [(None, None, None), ("ann", None, None), (None, "2026-01-01", "2026-12-31")]:
             assert json.dumps(stats_page.charts(page, game, player, start, end), cls=PlotlyJSONEncoder) == \
                 json.dumps(stats_page.charts(every, game, player, start, end), cls=PlotlyJSONEncoder)
-    from recorder.projector import FactsProjector
-    from recorder.store import EventStore
+    from recorder.readmodels.projector import FactsProjector
+    from recorder.store.matches import EventStore
 
     brief = FactsProjector(EventStore(demo_store.engine)).summaries()  # another process: nothing decoded whole
     with pytest.raises(TypeError, match="whole facts"):  # summaries alone cannot chart a game's turns

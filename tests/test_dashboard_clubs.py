@@ -1,6 +1,6 @@
 """The club's pages without a browser: /tournaments, /tournaments/<id> (round sheet, standings, missing results,
 downloads, the unknown id), /ratings and the rating part of /players/<id>, drawn from a small club built with
-the service (recorder/clubs.py): five registered players, a Swiss tournament of Hats Off to 60, two rounds
+the service (recorder/clubs/service.py): five registered players, a Swiss tournament of Hats Off to 60, two rounds
 paired, one table still playing."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from dashboard.pages import ratings as ratings_page
 from dashboard.pages import tournaments as tournaments_page
 from projections.registry import get_game
 from recorder.facade import Scorebook
-from recorder.server import build_app
+from scorebook.app import build_app
 
 NAMES = {"ann": "Ann Lee", "bo": "Bo Chan", "cy": "Cy Park", "dee": "Dee Moss", "ed": "Ed Gray"}
 OPTIONS = {"target_score": 60}

@@ -15,7 +15,7 @@ from projections.notation import parse_line, to_notation
 from projections.registry import GAME_NAMES, game_title, get_game
 from projections.schemas import event_spec, unknown_fields
 from projections.timeline import fold_dicts
-from recorder.logfile import check_chain
+from recorder.log.file import check_chain
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC_FILES = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])

@@ -14,10 +14,10 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 from typer.testing import CliRunner
 
-from recorder.append_only import EXPECTED, drop_triggers
-from recorder.cli import app
 from recorder.demo import record_demo
 from recorder.facade import Scorebook
+from recorder.sql.triggers import EXPECTED, drop_triggers
+from scorebook.cli import app
 
 runner = CliRunner()
 

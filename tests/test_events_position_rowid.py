@@ -10,9 +10,9 @@ from sqlalchemy import text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from recorder.append_only import missing_triggers
 from recorder.facade import Scorebook
-from recorder.migrate import downgrade, upgrade
+from recorder.sql.migrate import downgrade, upgrade
+from recorder.sql.triggers import missing_triggers
 from tests.events_table import insert_row, plan, stored_events
 from tests.logs import START, launch, round_start
 

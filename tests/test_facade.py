@@ -12,8 +12,8 @@ from sqlalchemy.engine import Engine
 
 from recorder import Scorebook
 from recorder.errors import BadRequest, ImportRefused, MatchNotFound, NotFound, Refused, SchemaBehind
-from recorder.logfile import NewEvent
-from recorder.migrate import downgrade, head_revisions, upgrade
+from recorder.log.file import NewEvent
+from recorder.sql.migrate import downgrade, head_revisions, upgrade
 from tests.examples import example_names, load_example
 from tests.logs import START, launch, round_start
 
@@ -127,6 +127,6 @@ def test_read_only_open_refuses_a_database_behind_head(bare_engine: Engine, bare
 def test_head_is_read_like_alembic_reads_it(engine: Engine) -> None:
     from alembic.script import ScriptDirectory
 
-    from recorder.migrate import alembic_config
+    from recorder.sql.migrate import alembic_config
 
     assert head_revisions() == tuple(sorted(ScriptDirectory.from_config(alembic_config(engine)).get_heads()))

@@ -8,7 +8,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
 from recorder.facade import Scorebook
-from recorder.store import FIRST_HASH_LOOKUP
+from recorder.store.matches import FIRST_HASH_LOOKUP
 from tests.events_table import index_definition, plan
 from tests.logs import START, launch, round_start
 

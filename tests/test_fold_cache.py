@@ -1,4 +1,4 @@
-"""The fold cache (recorder/fold_cache.py) is bounded in estimated bytes, and Fold.resume (a fold that starts
+"""The fold cache (recorder/store/fold_cache.py) is bounded in estimated bytes, and Fold.resume (a fold that starts
 at a snapshot) keeps Fold's behaviour: persistent, and clear about the seqs it does not hold."""
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ from sqlalchemy.engine import Engine
 
 from projections.timeline import EarlierNotHeld, Fold, fold_dicts
 from recorder.facade import Scorebook
-from recorder.fold_cache import (
+from recorder.log.file import GENESIS, import_lines
+from recorder.store.fold_cache import (
     BYTES_PER_STATE,
     CACHE_MB_ENV,
     ENTRY_BYTES,
@@ -16,8 +17,7 @@ from recorder.fold_cache import (
     configured_bytes,
     estimated_bytes,
 )
-from recorder.logfile import GENESIS, import_lines
-from recorder.store import EventStore, StoredFold
+from recorder.store.matches import EventStore, StoredFold
 from tests.test_snapshots import EVERY, LENGTH, SECRET, log_of
 
 HATS = BYTES_PER_STATE["hats-off"]  # the estimate per held Hats Off state

@@ -18,9 +18,9 @@ from projections.registry import get_game
 from projections.timeline import Fold, fold_dicts
 from recorder.demo import PLAYERS
 from recorder.facade import Scorebook, check_files
-from recorder.logfile import import_lines, prepare_import
-from recorder.snapshots import Snapshots, snapshot_key
-from recorder.tables import MatchSnapshot
+from recorder.log.file import import_lines, prepare_import
+from recorder.sql.tables import MatchSnapshot
+from recorder.store.snapshots import Snapshots, snapshot_key
 from tests.test_rules_versions import CALLED_BY
 from tests.test_snapshots import EVERY, GAMES, SECRET, as_json, full_hash, new_store, snapshot_seqs
 

@@ -1,5 +1,5 @@
-"""Everything that comes in is checked at the boundary (recorder.inputs, recorder.api.guards), the same on
-both databases; and every read survives any row in the table (recorder.readable).
+"""Everything that comes in is checked at the boundary (recorder.log.inputs, recorder.api.guards), the same on
+both databases; and every read survives any row in the table (recorder.log.readable).
 
 The table of bad inputs goes through the HTTP API (the whole server app: the dashboard mount too) on
 SQLite and PostgreSQL: the same status, an error body naming the field or the limit, nothing stored.
@@ -20,14 +20,13 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from projections.registry import all_games
-from recorder import auth
+from recorder.access import auth
 from recorder.api import create_api
 from recorder.api.limits import MAX_BODY_BYTES
-from recorder.append_only import create_triggers, drop_triggers
-from recorder.db import make_engine
 from recorder.errors import BadRequest, ImportRefused
 from recorder.facade import Scorebook
-from recorder.inputs import (
+from recorder.log.file import event_hash, import_lines, parse_jsonl, prepare_import
+from recorder.log.inputs import (
     MAX_DATA_BYTES,
     MAX_DEPTH,
     MAX_EVENT_ID_CHARS,
@@ -46,10 +45,11 @@ from recorder.inputs import (
     json_bytes,
     json_problem,
 )
-from recorder.logfile import event_hash, import_lines, parse_jsonl, prepare_import
-from recorder.readable import dumps_strictly, loads_leniently, readable_data, readable_meta
-from recorder.server import build_app
-from recorder.store import MAX_BATCH
+from recorder.log.readable import dumps_strictly, loads_leniently, readable_data, readable_meta
+from recorder.sql.engine import make_engine
+from recorder.sql.triggers import create_triggers, drop_triggers
+from recorder.store.matches import MAX_BATCH
+from scorebook.app import build_app
 from tests.logs import PLAYERS, START, round_start
 
 BIG = 2**63
@@ -78,7 +78,7 @@ def _depth(v: Any) -> int:
 
 
 def test_the_limits_leave_ten_times_the_largest_real_event() -> None:
-    """The measurement in recorder/inputs.py's docstring, on fewer seeds: every game, every player count."""
+    """The measurement in recorder/log/inputs.py's docstring, on fewer seeds: every game, every player count."""
     largest, deepest = 0, 0
     for game in all_games():
         for n in range(game.descriptor.min_players, game.descriptor.max_players + 1):

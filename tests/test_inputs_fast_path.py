@@ -10,7 +10,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from recorder.errors import BadRequest
-from recorder.inputs import (
+from recorder.log.inputs import (
     MAX_DATA_BYTES,
     MAX_DEPTH,
     MAX_EVENT_ID_CHARS,

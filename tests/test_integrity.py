@@ -16,12 +16,12 @@ from dashboard.model import ReplayCache
 from dashboard.pages import replay as replay_page
 from dashboard.pages.replay import render_step
 from recorder.api import create_api
-from recorder.append_only import drop_triggers
 from recorder.errors import ChainBroken, Conflict, ImportRefused
 from recorder.facade import Scorebook
-from recorder.logfile import NewEvent
-from recorder.server import build_app
-from recorder.store import EventStore
+from recorder.log.file import NewEvent
+from recorder.sql.triggers import drop_triggers
+from recorder.store.matches import EventStore
+from scorebook.app import build_app
 from tests.examples import examples_dir
 from tests.logs import START, launch, round_start
 from tests.test_inputs import UNREADABLE_ROWS_BOTH, UNREADABLE_ROWS_SQLITE

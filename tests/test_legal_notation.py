@@ -13,7 +13,7 @@ from projections.registry import GAME_NAMES, get_game
 from recorder.api import create_api
 from recorder.demo import PLAYERS
 from recorder.facade import Scorebook
-from recorder.logfile import import_lines
+from recorder.log.file import import_lines
 
 SAMPLES = 12  # positions per match
 

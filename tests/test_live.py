@@ -22,7 +22,7 @@ from recorder import live
 from recorder.api import create_api
 from recorder.demo import PLAYERS
 from recorder.facade import Scorebook
-from recorder.logfile import NewEvent, import_lines
+from recorder.log.file import NewEvent, import_lines
 from tests.hidden_tiles import in_progress_log, leaks, secret_tiles
 from tests.servers import served
 
@@ -208,7 +208,7 @@ def test_follow_yields_events_as_they_are_appended(scorebook: Scorebook) -> None
 def test_live_matches_are_in_progress_with_a_recent_event(scorebook: Scorebook) -> None:
     from datetime import timedelta
 
-    from recorder.tables import utcnow
+    from recorder.sql.tables import utcnow
 
     done, playing, _ = _two_matches(scorebook)
     assert live.live_match_ids(scorebook.engine) == [playing]
@@ -222,7 +222,7 @@ def test_live_matches_are_in_progress_with_a_recent_event(scorebook: Scorebook) 
 
 @pytest.fixture
 def server(scorebook: Scorebook) -> Iterator[str]:
-    from recorder.server import build_app
+    from scorebook.app import build_app
 
     with served(build_app(scorebook)) as url:
         yield url
@@ -346,7 +346,7 @@ def test_scorebook_serve_shuts_down_with_a_stream_open(tmp_path: Path) -> None:
 def test_scorebook_follow_prints_each_event_as_it_comes(scorebook: Scorebook, bare_url: str) -> None:
     from typer.testing import CliRunner
 
-    from recorder.cli import app
+    from scorebook.cli import app
 
     _, playing, log = _two_matches(scorebook)
     threading.Timer(0.5, _append_a_note, (scorebook, playing)).start()
@@ -371,7 +371,7 @@ def test_scorebook_follow_prints_as_a_process_and_ctrl_c_ends_it(tmp_path: Path)
     url = f"sqlite:///{tmp_path / 'follow.db'}"
     sb = Scorebook.open(url)
     _, playing, log = _two_matches(sb)
-    proc = subprocess.Popen([sys.executable, "-m", "recorder.cli", "follow", playing, "--from-start", "--db", url],
+    proc = subprocess.Popen([sys.executable, "-m", "scorebook.cli", "follow", playing, "--from-start", "--db", url],
                             cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:

@@ -13,10 +13,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from projections.registry import get_game
+from recorder.access.sessions import SESSION_COOKIE
 from recorder.facade import Scorebook
-from recorder.logfile import NewEvent
-from recorder.server import build_app
-from recorder.sessions import SESSION_COOKIE
+from recorder.log.file import NewEvent
+from scorebook.app import build_app
 from tests.hidden_tiles import leaks, secret_tiles
 
 PLAYERS = [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}]
@@ -117,7 +117,7 @@ def test_grown_frames_draw_only_the_new_steps_and_equal_a_whole_drawing(scoreboo
     from dashboard.pages import replay_live
     from dashboard.pages.replay import render_parts
     from dashboard.replay_frames import pack, step_frames
-    from recorder.visibility import ANONYMOUS
+    from recorder.access.visibility import ANONYMOUS
 
     log = get_game(game).random_match(random.Random(8), PLAYERS, None)
     cut = len(log) // 2

@@ -5,7 +5,7 @@ from __future__ import annotations
 import stat
 from pathlib import Path
 
-from recorder.auth import local_token
+from recorder.access.auth import local_token
 from recorder.facade import Scorebook
 
 

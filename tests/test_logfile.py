@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from recorder.errors import ImportRefused
-from recorder.logfile import (
+from recorder.log.file import (
     EXPORT_KEYS,
     GENESIS,
     NewEvent,
@@ -47,7 +47,7 @@ def refusal(text: str) -> ImportRefused:
 
 
 def test_logfile_needs_no_database() -> None:
-    code = "import recorder.logfile, sys; print(sorted(m for m in sys.modules if m.split('.')[0] in "
+    code = "import recorder.log.file, sys; print(sorted(m for m in sys.modules if m.split('.')[0] in "
     code += "{'sqlalchemy', 'sqlmodel', 'alembic', 'psycopg', 'fastapi'}))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
@@ -215,9 +215,9 @@ def _nested(levels: int) -> object:
     {"type": "match_started", "data": {**START, "meta": {"table": "y" * 20_000}}},
 ])
 def test_a_plain_line_is_checked_and_stored_as_a_line_with_more_keys_is(obj: dict) -> None:
-    """`{"type", "data"}` lines take a shorter way through the import's checks (recorder/logfile.py): the same
+    """`{"type", "data"}` lines take a shorter way through the import's checks (recorder/log/file.py): the same
     envelope, text and refusal as the same line with a `recorded_by` (the importer's own name) beside them."""
-    from recorder.logfile import ImportLine, _import_envelope
+    from recorder.log.file import ImportLine, _import_envelope
 
     def outcome(line: dict) -> object:
         try:
@@ -242,7 +242,7 @@ def test_the_encoders_made_once_write_what_json_writes(value: object) -> None:
     `JSONEncoder.encode` for any JSON value, NaN and infinities included."""
     import json
 
-    from recorder.readable import one_shot
+    from recorder.log.readable import one_shot
 
     for encoder in (json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False),
                     json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)):

@@ -7,9 +7,9 @@ from sqlalchemy import inspect, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 
-import recorder.tables  # noqa: F401
+import recorder.sql.tables  # noqa: F401
 from recorder import Scorebook
-from recorder.migrate import downgrade, schema_drift, upgrade
+from recorder.sql.migrate import downgrade, schema_drift, upgrade
 from tests.logs import START, round_start
 
 

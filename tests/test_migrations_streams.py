@@ -9,14 +9,14 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import SQLModel
 
-import recorder.stream_tables  # noqa: F401  (the stream tables on the metadata, whoever imported what)
-import recorder.tables  # noqa: F401
+import recorder.sql.stream_tables  # noqa: F401  (the stream tables on the metadata, whoever imported what)
+import recorder.sql.tables  # noqa: F401
 from projections.clubs.protocol import StreamKind
 from recorder import Scorebook
-from recorder.append_only import expected, missing_triggers
-from recorder.logfile import NewEvent
-from recorder.migrate import current_revisions, downgrade, head_revisions, schema_drift, upgrade
-from recorder.streams import StreamStore
+from recorder.log.file import NewEvent
+from recorder.sql.migrate import current_revisions, downgrade, head_revisions, schema_drift, upgrade
+from recorder.sql.triggers import expected, missing_triggers
+from recorder.store.streams import StreamStore
 from tests.logs import START, round_start
 
 NOTES: StreamKind[int] = StreamKind("notes", "opened", lambda d: 0, {"noted": lambda n, d: n + 1}, lambda n: {"n": n})

@@ -18,12 +18,12 @@ from projections.notation import to_notation
 from projections.registry import GAME_NAMES, get_game
 from projections.scores import scores_json
 from projections.timeline import fold_dicts
-from recorder.auth import Principal
+from recorder.access.auth import Principal
+from recorder.access.sessions import SESSION_COOKIE
 from recorder.demo import PLAYERS
 from recorder.facade import Scorebook
-from recorder.logfile import import_lines
-from recorder.server import build_app
-from recorder.sessions import SESSION_COOKIE
+from recorder.log.file import import_lines
+from scorebook.app import build_app
 
 RECORDER = Principal("desk-1", "recorder")
 REFEREE = Principal("ref-1", "referee")

@@ -1,4 +1,4 @@
-"""PostgreSQL's pooled connections are checked without a round trip (recorder.db._postgres_liveness): one the
+"""PostgreSQL's pooled connections are checked without a round trip (recorder.sql.engine._postgres_liveness): one the
 server has dropped (a restart, `pg_terminate_backend`, an idle timeout) is replaced before a request uses it,
 so no request fails for it."""
 

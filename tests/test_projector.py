@@ -1,4 +1,4 @@
-"""The read models kept from the log (recorder/projector.py): the statistics facts of every match, caught up
+"""The read models kept from the log (recorder/readmodels/projector.py): the statistics facts of every match, caught up
 by global position with a checkpoint, rebuilt by `scorebook rebuild`, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from typer.testing import CliRunner
 
 from projections.registry import GAME_NAMES, get_game
 from projections.stats import FACTS_VERSION, MatchFacts, MatchSummary, match_date, match_facts
-from recorder.cli import app
 from recorder.errors import BadRequest
 from recorder.facade import Scorebook
-from recorder.logfile import format_time, import_lines
-from recorder.projector import FACTS, MANY, FactsProjector
-from recorder.store import EventStore
+from recorder.log.file import format_time, import_lines
+from recorder.readmodels.projector import FACTS, MANY, FactsProjector
+from recorder.store.matches import EventStore
+from scorebook.cli import app
 from tests.examples import examples_dir
 from tests.logs import START, launch, round_start
 
@@ -44,7 +44,7 @@ def expected(sb: Scorebook, match_id: str) -> MatchFacts:
 
 
 def _created(sb: Scorebook, match_id: str) -> object:
-    from recorder.tables import Match
+    from recorder.sql.tables import Match
 
     with sb.engine.connect() as conn:
         from sqlmodel import Session
@@ -171,7 +171,7 @@ def test_two_projectors_catching_up_at_once_agree(scorebook: Scorebook) -> None:
 
 
 def test_a_match_broken_at_its_first_event_has_no_facts(scorebook: Scorebook) -> None:
-    from recorder.append_only import drop_triggers
+    from recorder.sql.triggers import drop_triggers
 
     ids = club(scorebook, per_game=1)
     scorebook.facts()
@@ -238,7 +238,7 @@ def test_the_match_list_counts_stay_exact_without_their_version_row(scorebook: S
 def test_the_follower_catches_up_decodes_every_row_first_and_follows_appends(scorebook: Scorebook) -> None:
     import time
 
-    from recorder.projector import Follower
+    from recorder.readmodels.projector import Follower
 
     ids = club(scorebook, per_game=1)
     live = scorebook.start_match(dict(START), "desk")["match_id"]

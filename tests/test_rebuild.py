@@ -1,5 +1,5 @@
-"""`scorebook rebuild` (recorder/rebuild.py): every read model recomputed from the log in one pass, resumable,
-in worker processes or not with the same rows, while reads and appends go on; on SQLite and PostgreSQL."""
+"""`scorebook rebuild` (recorder/readmodels/rebuild.py): every read model recomputed from the log in one pass,
+resumable, in worker processes or not with the same rows, while reads and appends go on; on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-import recorder.rebuild as rebuild_module
+import recorder.readmodels.rebuild as rebuild_module
 from recorder.facade import Scorebook
-from recorder.read_model_rows import Projected
-from recorder.store import EventStore
+from recorder.readmodels.rows import Projected
+from recorder.store.matches import EventStore
 from tests.logs import START, launch, round_start
 from tests.test_projector import by_id, club, expected
 
@@ -130,7 +130,7 @@ def test_an_older_result_never_overwrites_a_newer_row(sb: Scorebook) -> None:
     row = facts_rows(sb)[match_id]
     stale = Projected(match_id, 1, 1, facts={"match_id": match_id, "game": "x", "finished": False, "date": "2000-01-01",
                                              "seq": 1, "version": 1, "facts": {"stale": True}})
-    from recorder.projector import FACTS_ONLY
+    from recorder.readmodels.projector import FACTS_ONLY
 
     with sb.engine.begin() as conn:
         rebuild_module.write(conn, [stale], FACTS_ONLY)
@@ -153,8 +153,8 @@ def test_rows_are_written_as_they_were_made(sb: Scorebook) -> None:
 
     from sqlalchemy import select
 
-    from recorder.read_model_rows import SNAPSHOT_TABLE, Plan
-    from recorder.readable import dumps_strictly
+    from recorder.log.readable import dumps_strictly
+    from recorder.readmodels.rows import SNAPSHOT_TABLE, Plan
 
     (match_id, *_) = club(sb, per_game=1)
     odd = 'tab\there\nnewline \\ backslash "quoted" é 😀 \\N'

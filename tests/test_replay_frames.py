@@ -16,8 +16,8 @@ from dashboard.pages.replay import render_parts, render_step, viewed_replay
 from dashboard.replay_frames import apply, decode, delta, pack, plain, step_frames, unpack
 from projections.registry import GAME_NAMES, get_game
 from recorder.facade import Scorebook
-from recorder.logfile import import_lines
-from recorder.server import build_app
+from recorder.log.file import import_lines
+from scorebook.app import build_app
 from tests.replay_payload import frames_request, split_frames
 from tests.test_integrity import EDITS, five_events, restarted, tamper
 

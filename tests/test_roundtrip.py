@@ -14,7 +14,7 @@ from projections.scores import scores_json
 from projections.timeline import fold_dicts
 from recorder import Scorebook
 from recorder.api import create_api
-from recorder.logfile import import_lines
+from recorder.log.file import import_lines
 
 PLAYERS = [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}, {"id": "cy", "name": "Cy"}]
 

@@ -26,7 +26,7 @@ from projections.schemas import game_summary
 from projections.scores import scores_json
 from projections.timeline import Fold, fold_dicts
 from projections.upcasters import Upcaster
-from recorder import auth
+from recorder.access import auth
 from recorder.api import create_api
 from recorder.facade import Scorebook
 from tests.examples import example_names, examples_dir, load_example
@@ -336,7 +336,7 @@ def test_format_md_lists_every_upcaster_and_every_games_versions() -> None:
 
 
 def test_the_replay_page_names_the_rules_version(scorebook: Scorebook, hats_off_v2: Game[Any]) -> None:
-    from recorder.server import build_app
+    from scorebook.app import build_app
 
     lines, _ = load_example("hats-off-01")
     old = scorebook.import_log("".join(json.dumps(line) + "\n" for line in lines))["match_id"]

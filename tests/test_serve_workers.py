@@ -46,7 +46,7 @@ def test_worker_processes_answer_appends_on_one_kept_alive_connection(tmp_path: 
 
 
 def test_workers_refuse_a_database_only_one_process_can_open() -> None:
-    done = subprocess.run([sys.executable, "-m", "recorder.cli", "serve", "--db", "sqlite://", "--workers", "2"],
+    done = subprocess.run([sys.executable, "-m", "scorebook.cli", "serve", "--db", "sqlite://", "--workers", "2"],
                           cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 1
     assert "--workers needs a database the worker processes can open" in done.stderr

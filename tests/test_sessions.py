@@ -27,14 +27,9 @@ from sqlalchemy import inspect, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 
-from recorder import sessions as sessions_module
-from recorder.api import create_api
-from recorder.auth import Principal, check_events
-from recorder.errors import Forbidden, Unauthorized
-from recorder.facade import Scorebook
-from recorder.logfile import NewEvent
-from recorder.migrate import current_revisions, downgrade, head_revisions, upgrade
-from recorder.sessions import (
+from recorder.access import sessions as sessions_module
+from recorder.access.auth import Principal, check_events
+from recorder.access.sessions import (
     HOURS_ENV,
     SECRET_ENV,
     SECRET_FILE,
@@ -45,6 +40,11 @@ from recorder.sessions import (
     login_url,
     safe_next,
 )
+from recorder.api import create_api
+from recorder.errors import Forbidden, Unauthorized
+from recorder.facade import Scorebook
+from recorder.log.file import NewEvent
+from recorder.sql.migrate import current_revisions, downgrade, head_revisions, upgrade
 from tests.logs import START, round_start
 
 SECRET = "test-secret-for-the-session-cookies"
@@ -318,7 +318,7 @@ def test_next_open_redirect_refused(client: TestClient, token: str) -> None:
 def test_the_pages_are_not_in_the_api_document_and_are_served_before_the_dashboard(sb: Scorebook) -> None:
     paths = TestClient(create_api(sb)).get("/openapi.json").json()["paths"]
     assert not any(p.startswith(("/login", "/logout")) for p in paths)
-    from recorder.server import build_app
+    from scorebook.app import build_app
 
     client = TestClient(build_app(sb))
     assert 'name="token"' in client.get("/login").text
@@ -489,7 +489,7 @@ def test_the_cli_still_loads_no_web_stack() -> None:
     import sys
 
     code = (
-        "import recorder.facade, recorder.sessions, sys; "
+        "import recorder.facade, recorder.access.sessions, sys; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "
         "{'fastapi','dash','plotly','uvicorn','alembic','flask','starlette'}))"
     )
@@ -592,7 +592,7 @@ def test_the_sessions_object_alone(tmp_path: Path) -> None:
 def test_serve_refuses_to_start_with_a_bad_session_lifetime(bare_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     from typer.testing import CliRunner
 
-    from recorder.cli import app
+    from scorebook.cli import app
 
     monkeypatch.setenv(SECRET_ENV, SECRET)
     monkeypatch.setenv(HOURS_ENV, "twelve")

@@ -1,4 +1,4 @@
-"""Snapshots (recorder/snapshots.py): a cold read resumes from the latest good one and reads what a full fold
+"""Snapshots (recorder/store/snapshots.py): a cold read resumes from the latest good one and reads what a full fold
 reads; a snapshot that is tampered with, signed by another server, or of another code version is ignored;
 the chain is still checked from the snapshot on; `rebuild_snapshots` rewrites them from the log."""
 
@@ -19,11 +19,11 @@ from projections.registry import get_game
 from projections.timeline import Fold, fold_dicts
 from recorder.demo import PLAYERS
 from recorder.errors import ChainBroken
-from recorder.logfile import NewEvent, import_lines
-from recorder.snapshot_rebuild import rebuild_snapshots
-from recorder.snapshots import Snapshots, snapshot_key
-from recorder.store import EventStore
-from recorder.tables import MatchSnapshot
+from recorder.log.file import NewEvent, import_lines
+from recorder.readmodels.snapshots import rebuild_snapshots
+from recorder.sql.tables import MatchSnapshot
+from recorder.store.matches import EventStore
+from recorder.store.snapshots import Snapshots, snapshot_key
 from tests.test_integrity import tamper
 
 SECRET = "the server's secret, for these tests"

@@ -14,9 +14,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from projections.registry import GAME_NAMES, get_game
+from recorder.access.sessions import SESSION_COOKIE
 from recorder.api import create_api
 from recorder.facade import Scorebook
-from recorder.sessions import SESSION_COOKIE
 from tests.hidden_tiles import in_progress_log, leaks, secret_tiles
 
 PLAYERS = [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}, {"id": "cy", "name": "Cy"}]
@@ -171,7 +171,7 @@ def test_the_follow_feed_redacts_only_the_matches_in_progress(table: Table) -> N
 
 
 def test_the_python_api_reads_everything_unless_given_a_viewer(scorebook: Scorebook) -> None:
-    from recorder.visibility import ANONYMOUS, reader
+    from recorder.access.visibility import ANONYMOUS, reader
 
     t = Table(scorebook, "hi-spot")
     assert set(leaks(json.dumps(scorebook.events(t.match_id)), t.secret)) == t.secret

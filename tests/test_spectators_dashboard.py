@@ -13,9 +13,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from projections.registry import GAME_NAMES, get_game
+from recorder.access.sessions import SESSION_COOKIE
 from recorder.facade import Scorebook
-from recorder.server import build_app
-from recorder.sessions import SESSION_COOKIE
+from scorebook.app import build_app
 from tests.hidden_tiles import in_progress_log, leaks, secret_tiles
 from tests.replay_payload import frames_request, split_frames
 

@@ -10,11 +10,12 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
-from recorder.append_only import drop_triggers
-from recorder.db import make_engine
 from recorder.errors import BadRequest, Conflict, ImportRefused, MatchNotFound, Refused
-from recorder.migrate import upgrade
-from recorder.store import EventStore, ImportLine, NewEvent, parse_jsonl
+from recorder.log.file import ImportLine, NewEvent, parse_jsonl
+from recorder.sql.engine import make_engine
+from recorder.sql.migrate import upgrade
+from recorder.sql.triggers import drop_triggers
+from recorder.store.matches import EventStore
 from tests.examples import load_example
 from tests.logs import START, illegal_launch, launch, round_start
 
@@ -342,7 +343,7 @@ def test_sqlite_readers_do_not_hold_the_write_lock(tmp_path: Path) -> None:
     import sqlite3
 
     from recorder import Scorebook
-    from recorder.db import for_writing
+    from recorder.sql.engine import for_writing
 
     sb = Scorebook.open(str(tmp_path / "locks.db"))
     store, engine = sb.store, sb.engine
@@ -382,7 +383,7 @@ def test_a_long_import_is_stored_row_for_row(store: EventStore) -> None:
     import random
 
     from projections.registry import get_game
-    from recorder.append_sql import SCRIPT_ROWS
+    from recorder.sql.append import SCRIPT_ROWS
 
     players = [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}]
     log = get_game("hats-off").random_match(random.Random(5), players, {"target_score": 600})

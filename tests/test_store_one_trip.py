@@ -10,9 +10,10 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
-from recorder.append_sql import AppendStatements
 from recorder.errors import Conflict, MatchNotFound, Refused
-from recorder.store import EventStore, NewEvent
+from recorder.log.file import NewEvent
+from recorder.sql.append import AppendStatements
+from recorder.store.matches import EventStore
 from tests.logs import START, launch, round_start
 
 

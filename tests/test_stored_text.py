@@ -18,13 +18,13 @@ from sqlalchemy import text
 from projections.registry import GAME_NAMES, get_game
 from projections.stats import fingerprint
 from projections.timeline import fold_dicts
-from recorder.append_only import drop_triggers
-from recorder.event_rows import EventRow, link_texts, match_rows, rows_by_match
 from recorder.facade import Scorebook
-from recorder.inputs import data_problem
-from recorder.logfile import GENESIS, event_hash, format_time, stored_event_hash
-from recorder.read_model_rows import stored_fingerprint
-from recorder.readable import dumps_strictly
+from recorder.log.file import GENESIS, event_hash, format_time, stored_event_hash
+from recorder.log.inputs import data_problem
+from recorder.log.readable import dumps_strictly
+from recorder.readmodels.rows import stored_fingerprint
+from recorder.sql.rows import EventRow, link_texts, match_rows, rows_by_match
+from recorder.sql.triggers import drop_triggers
 from tests.logs import START, round_start
 from tests.test_integrity import five_events, restarted, tamper
 

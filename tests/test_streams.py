@@ -1,4 +1,4 @@
-"""Club streams in the store (recorder/streams.py) on each backend: checked all-or-nothing appends, retries,
+"""Club streams in the store (recorder/store/streams.py) on each backend: checked all-or-nothing appends, retries,
 the append-only table, the hash chain and a fold that stops at an edited row, export → import, racing writers.
 
 The kinds here are small stand-ins for projections.clubs' (the store only needs the StreamKind protocol)."""
@@ -21,12 +21,12 @@ from sqlalchemy.exc import DBAPIError
 from projections.clubs.protocol import StreamKind
 from projections.errors import IllegalEvent
 from recorder.api.errors import status_of
-from recorder.append_only import create_triggers, drop_triggers, expected, missing_triggers, repair_triggers
-from recorder.db import make_engine
 from recorder.errors import BadRequest, ChainBroken, Conflict, ImportRefused, NotFound, Refused
-from recorder.logfile import GENESIS, NewEvent, chain_new, export_line
-from recorder.migrate import upgrade
-from recorder.streams import StreamNotFound, StreamStore
+from recorder.log.file import GENESIS, NewEvent, chain_new, export_line
+from recorder.sql.engine import make_engine
+from recorder.sql.migrate import upgrade
+from recorder.sql.triggers import create_triggers, drop_triggers, expected, missing_triggers, repair_triggers
+from recorder.store.streams import StreamNotFound, StreamStore
 from tests.conftest import _admin, _postgres_engine
 
 # -- two small kinds ----------------------------------------------------------------------------------

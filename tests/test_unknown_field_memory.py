@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import projections.schemas as schemas
 from projections.games import hats_off, hi_spot, high_five, tri_ominos
 from projections.schemas import unknown_field_problem
-from recorder.readable import dumps_strictly
+from recorder.log.readable import dumps_strictly
 
 GAMES = {g.GAME.name: g.GAME for g in (hats_off, hi_spot, high_five, tri_ominos)}
 

@@ -13,7 +13,7 @@ appends with `expected_seq = seq` and the event_id: a retry of a line already st
 the stored event; a stale seq (someone else recorded) reloads the pad at the current seq and keeps the
 typed line. The reducer's refusal is shown with its reason and nothing is stored.
 
-Hidden tiles (recorder/visibility.py): a recorder who has recorded nothing of a match in progress yet sees
+Hidden tiles (recorder/access/visibility.py): a recorder who has recorded nothing of a match in progress yet sees
 its pad as a spectator — hands and racks redacted, no legal moves (they name the tiles) — until they
 record its next event; a referee or an admin sees everything.
 """
@@ -38,11 +38,11 @@ from projections.notation import parse_line
 from projections.redaction import FULL, View, describe, redact_state
 from projections.registry import game_title
 from projections.timeline import Fold
-from recorder import auth
-from recorder.auth import Principal
+from recorder.access import auth
+from recorder.access.auth import Principal
+from recorder.access.visibility import reader
 from recorder.errors import Conflict, Forbidden, StoreError
 from recorder.facade import Scorebook
-from recorder.visibility import reader
 
 LAST_EVENTS = 8
 HINTS_COOKIE = "scorebook_hints"  # "off": this device's scorekeeper switched the hints off
@@ -267,7 +267,7 @@ class PadView:
 
 
 def pad_view(sb: Scorebook, match_id: str, who: Principal | None) -> View:
-    """What the pad's scorekeeper may see of the match's hidden tiles (recorder/visibility.py)."""
+    """What the pad's scorekeeper may see of the match's hidden tiles (recorder/access/visibility.py)."""
     return sb.view(match_id, reader(who))
 
 

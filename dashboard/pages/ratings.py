@@ -1,4 +1,4 @@
-"""The ratings (issue 14): `/ratings?game=<game>` ranks a game's players best first and charts how the top
+"""The ratings: `/ratings?game=<game>` ranks a game's players best first and charts how the top
 players' ratings moved, match after match. The ratings come from the club service (`sb.clubs.ratings`,
 projections/clubs/ratings.py: openskill's Plackett–Luce over every finished match, rating = mu − 3σ); the
 player page draws one player's history with `rating_history_chart` too."""
@@ -11,7 +11,7 @@ from urllib.parse import parse_qs
 
 from dash import dcc, html
 
-from dashboard.charts import _axis, _chart_layout, _no_data, player_colours
+from dashboard.charts import axis, chart_layout, no_data, player_colours
 from dashboard.pages.links import player_href, ratings_href
 from dashboard.pages.stats import GRAPH_CONFIG, all_facts
 from projections import stats
@@ -56,7 +56,7 @@ def rating_history_chart(series: Mapping[str, Sequence[Point]], labels: Mapping[
     """One line per key of `series` (a player, or a game), its rating after each match; the hover names the
     match's date. Keys keep `series`' order (best first) in the legend."""
     if not any(series.values()):
-        return _no_data("No rated match yet", height)
+        return no_data("No rated match yet", height)
     colours = player_colours(list(series))
     data = []
     for key, points in series.items():
@@ -69,8 +69,8 @@ def rating_history_chart(series: Mapping[str, Sequence[Point]], labels: Mapping[
             "hovertemplate": f"{label}: %{{y:.1f}} after match %{{x}} (%{{customdata[0]}})<extra></extra>",
         })
     last = max((x for points in series.values() for x, _, _, _ in points), default=1)
-    xaxis = _axis(xtitle, range=[0.5, last + 0.5], dtick=1 if last <= 12 else None)
-    return {"data": data, "layout": _chart_layout(height=height, xaxis=xaxis, yaxis=_axis("rating (mu − 3σ)"),
+    xaxis = axis(xtitle, range=[0.5, last + 0.5], dtick=1 if last <= 12 else None)
+    return {"data": data, "layout": chart_layout(height=height, xaxis=xaxis, yaxis=axis("rating (mu − 3σ)"),
                                                   showlegend=len(series) > 1)}
 
 

@@ -22,7 +22,7 @@ from dashboard.pages.pad import attrs
 from dashboard.pages.signin import principal, sign_in_prompt
 from projections.options import Option
 from projections.registry import GAME_NAMES, game_title, get_game
-from recorder import auth
+from recorder.access import auth
 from recorder.errors import StoreError
 from recorder.facade import Scorebook
 
@@ -53,7 +53,7 @@ def players_from(names: Sequence[str | None], registered: Mapping[str, str] | No
 
 
 def registered_names(sb: Scorebook) -> dict[str, str]:
-    """Every registered player's name and aliases, lower-cased, to their id (recorder/clubs.py)."""
+    """Every registered player's name and aliases, lower-cased, to their id (recorder/clubs/service.py)."""
     out: dict[str, str] = {}
     for p in sb.clubs.club_players():
         for name in (p.name, *p.aliases):

@@ -26,10 +26,10 @@ from dashboard.pages import replay_live
 from dashboard.pages.signin import principal
 from dashboard.theme import seat_colours
 from projections.registry import game_title, get_game
+from recorder.access.visibility import reader
 from recorder.errors import ChainBroken, StoreError
 from recorder.facade import Scorebook
-from recorder.logfile import ChainCheck
-from recorder.visibility import reader
+from recorder.log.file import ChainCheck
 
 AUTOPLAY_MS = 700
 

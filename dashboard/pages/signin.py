@@ -1,6 +1,6 @@
 """Who is signed in, for the pages that write (`/record`, `/record/<id>`) and the header.
 
-The session cookie (recorder/sessions.py, set by POST /login) is read on every callback, not once per
+The session cookie (recorder/access/sessions.py, set by POST /login) is read on every callback, not once per
 page: a session ended by /logout, expired, or whose token was revoked stops writing at once.
 """
 
@@ -11,9 +11,9 @@ from typing import Any
 import flask
 from dash import dcc, html
 
-from recorder.auth import Principal
+from recorder.access.auth import Principal
+from recorder.access.sessions import SESSION_COOKIE, login_url
 from recorder.facade import Scorebook
-from recorder.sessions import SESSION_COOKIE, login_url
 
 
 def principal(sb: Scorebook) -> Principal | None:

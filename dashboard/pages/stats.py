@@ -26,7 +26,7 @@ GRAPH_CONFIG: Any = {"displayModeBar": False}
 
 
 def all_facts(sb: Scorebook) -> list[stats.MatchFacts]:
-    """Every match's facts, from the read model (recorder/projector.py: no fold on the page's path) — the
+    """Every match's facts, from the read model (recorder/readmodels/projector.py: no fold on the page's path) — the
     one place the pages read them from (copies of one match included; the pages count them once with
     `stats.distinct`)."""
     return sb.facts()

@@ -1,7 +1,8 @@
-"""The tournaments (issue 14): `/tournaments` lists them, `/tournaments/<id>` shows one — its facts, a round's
-table sheet (`?round=N`, the latest paired by default), the standings, the tables still missing a result and
-the downloads (standings CSV, archive). Everything is read from the club service (`sb.clubs`, recorder/clubs.py);
-nothing is written here. Printing the page prints the sheet and the standings (dashboard/assets/clubs.css)."""
+"""The tournaments: `/tournaments` lists them, `/tournaments/<id>` shows one — its facts, a round's table
+sheet (`?round=N`, the latest paired by default), the standings, the tables still missing a result and the
+downloads (standings CSV, archive). Everything is read from the club service (`sb.clubs`,
+recorder/clubs/service.py); nothing is written here. Printing the page prints the sheet and the standings
+(dashboard/assets/clubs.css)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ Create Date: 2026-11-30
 import sqlalchemy as sa
 from alembic import op
 
-from recorder.append_only import create_triggers, drop_triggers
+from recorder.sql.triggers import create_triggers, drop_triggers
 
 revision = "0001"
 down_revision = None

@@ -1,4 +1,4 @@
-"""Sign-in sessions: a token exchanged for a signed session cookie (recorder/sessions.py).
+"""Sign-in sessions: a token exchanged for a signed session cookie (recorder/access/sessions.py).
 
 Only a table is added: the events table and its append-only triggers are not touched (no batch
 operation, which on SQLite would rebuild a table and lose its triggers).

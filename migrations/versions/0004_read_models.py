@@ -1,4 +1,4 @@
-"""Read models kept from the log (recorder/projector.py): each match's statistics facts, the projector's
+"""Read models kept from the log (recorder/readmodels/projector.py): each match's statistics facts, the projector's
 checkpoint (the last global position it has read), and indexes for every filter and sort of the match list.
 
 Only tables and indexes are added: the events table and its append-only triggers are not touched.

@@ -1,4 +1,4 @@
-"""Snapshots of match states every N events (recorder/snapshots.py), so that a cold read folds at most N - 1.
+"""Snapshots of match states every N events (recorder/store/snapshots.py), so that a cold read folds at most N - 1.
 
 Only a table is added: the events table and its append-only triggers are not touched (no batch
 operation, which on SQLite would rebuild a table and lose its triggers). Existing matches get their

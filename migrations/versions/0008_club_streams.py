@@ -1,4 +1,4 @@
-"""Club streams (issue 14): the player registry and tournaments as event streams beside the matches.
+"""Club streams: the player registry and tournaments as event streams beside the matches.
 
 - `streams`: one row per stream (its kind, its last seq, a title for lists), indexed by kind.
 - `stream_events`: its events, hash-chained like a match's, append-only by the same triggers as `events`.
@@ -14,7 +14,7 @@ Create Date: 2026-12-02
 import sqlalchemy as sa
 from alembic import op
 
-from recorder.append_only import create_triggers, drop_trigger_function, drop_triggers
+from recorder.sql.triggers import create_triggers, drop_trigger_function, drop_triggers
 
 revision = "0008"
 down_revision = "0007"

@@ -1,7 +1,7 @@
-"""Committed bags (issue 15): `bag_seeds`, the secret seed of each match started with bag "committed".
+"""Committed bags: `bag_seeds`, the secret seed of each match started with bag "committed".
 
 One row per such match: the seed (hex) and whether it has been revealed in the log. No read path serves
-this table (recorder/bag.py). Only a new table: the events table and its triggers are not touched.
+this table (recorder/store/bag.py). Only a new table: the events table and its triggers are not touched.
 
 Revision ID: 0009
 Revises: 0008

@@ -26,7 +26,7 @@ Create Date: 2026-12-02
 
 from alembic import op
 
-from recorder.append_only import create_triggers, drop_triggers
+from recorder.sql.triggers import create_triggers, drop_triggers
 
 revision = "0011"
 down_revision = "0010"

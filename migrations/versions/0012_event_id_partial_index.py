@@ -19,7 +19,7 @@ Create Date: 2026-12-03
 
 from alembic import op
 
-from recorder.append_only import create_triggers, drop_triggers
+from recorder.sql.triggers import create_triggers, drop_triggers
 
 revision = "0012"
 down_revision = "0011"

@@ -1,7 +1,7 @@
 """The HTTP API of FORMAT.md, under /api. Reads need no token (a spectator's view hides the tiles of a match
-in progress: recorder/visibility.py); writes need a bearer token.
+in progress: recorder/access/visibility.py); writes need a bearer token.
 
-The browser's sign-in pages (/login, /logout: a token exchanged for a session cookie, recorder/sessions.py)
+The browser's sign-in pages (/login, /logout: a token exchanged for a session cookie, recorder/access/sessions.py)
 are served by the same app, outside /api, from `routers/signin.py`.
 
 Laid out the FastAPI "bigger applications" way: `deps` (the facade, the principal, roles), `errors`
@@ -32,7 +32,7 @@ GET /api/games/{game}/schema has the JSON Schema of every event's data.
 
 
 def create_api(sb: Scorebook) -> FastAPI:
-    """The API app over `sb`; the dashboard may be mounted after it (`recorder.server.build_app`)."""
+    """The API app over `sb`; the dashboard may be mounted after it (`scorebook.app.build_app`)."""
     app = FastAPIOffline(
         title="Scorebook",
         description=DESCRIPTION,

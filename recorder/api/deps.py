@@ -7,17 +7,17 @@ from typing import Annotated, Any
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from recorder.auth import ROLES, Principal
+from recorder.access.auth import ROLES, Principal
+from recorder.access.sessions import SESSION_COOKIE
+from recorder.access.visibility import Viewer, reader
 from recorder.errors import Forbidden, Unauthorized
 from recorder.facade import Scorebook
-from recorder.sessions import SESSION_COOKIE
-from recorder.visibility import Viewer, reader
 
 bearer = HTTPBearer(auto_error=False, description="a token from `scorebook token create` or POST /api/tokens")
 
 
 # Dependencies that neither wait nor read the database are `async def`: FastAPI runs a plain `def`
-# dependency in its thread pool, and each such hop cost more than an append's own work (issue 13's profile).
+# dependency in its thread pool, and each such hop cost more than an append's own work.
 
 
 async def scorebook(request: Request) -> Scorebook:
@@ -56,7 +56,7 @@ def _check_role(who: Principal, role: str) -> None:
 
 
 def viewer(request: Request, sb: Book, creds: Bearer) -> Viewer:
-    """Who is reading (recorder/visibility.py): reads need no token, and without one (nor a sign-in
+    """Who is reading (recorder/access/visibility.py): reads need no token, and without one (nor a sign-in
     session cookie) the reader is a spectator; a token that is sent must be valid: an unknown or revoked
     one is a 401, never silently a spectator."""
     if creds is not None:

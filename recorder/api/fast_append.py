@@ -1,4 +1,4 @@
-"""The plain append, answered before the app's routing (issue 13): POST /api/matches/{match_id}/events with a
+"""The plain append, answered before the app's routing: POST /api/matches/{match_id}/events with a
 JSON body and a bearer token is the write path's one hot request, and Starlette's routing among the app's ~60
 routes, FastAPI's request wrappers and its dependency solving cost it more CPU than its own work outside the
 store. Here it is read, validated and answered by the same code the route runs (`events.appended`, in the same

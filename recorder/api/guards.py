@@ -9,7 +9,7 @@
 - The dashboard's `/_dash-component-suites/...` for a file Dash did not register is a JSON 404, not
   Flask's 500 (`guard_dashboard`, after the dashboard is mounted).
 
-Values inside JSON bodies are checked by the store (recorder.inputs), so every caller shares them.
+Values inside JSON bodies are checked by the store (recorder.log.inputs), so every caller shares them.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from recorder.inputs import MAX_DEPTH
+from recorder.log.inputs import MAX_DEPTH
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _ERRORS = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "method_not_allowed",

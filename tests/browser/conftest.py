@@ -21,7 +21,7 @@ import pytest
 from projections.registry import GAME_NAMES, get_game
 from recorder.demo import PLAYERS, record_demo
 from recorder.facade import Scorebook
-from recorder.logfile import NewEvent, import_lines
+from recorder.log.file import NewEvent, import_lines
 from tests.servers import served
 
 CHROMIUM = os.environ.get("SCOREBOOK_CHROMIUM", "/usr/bin/chromium")
@@ -89,7 +89,7 @@ def seed(sb: Scorebook) -> LiveServer:
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    from recorder.server import build_app
+    from scorebook.app import build_app
 
     _chromium()  # no browser: nothing to serve
     sb = Scorebook.open(f"sqlite:///{tmp_path_factory.mktemp('dashboard') / 'scorebook.db'}")

@@ -14,9 +14,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from recorder.db import make_engine
 from recorder.facade import Scorebook
-from recorder.migrate import upgrade
+from recorder.sql.engine import make_engine
+from recorder.sql.migrate import upgrade
 from tests.browser.conftest import CHROMIUM_ARGS, _chromium, shot
 from tests.servers import served
 
@@ -28,7 +28,7 @@ LOCAL_HOSTS = {"127.0.0.1", "localhost"}
 @pytest.fixture(scope="module")
 def docs_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The whole app (`build_app`: API, docs, dashboard) on an empty database, served by uvicorn."""
-    from recorder.server import build_app
+    from scorebook.app import build_app
 
     _chromium()  # no browser: nothing to serve
     engine = make_engine(f"sqlite:///{tmp_path_factory.mktemp('docs') / 'scorebook.db'}")

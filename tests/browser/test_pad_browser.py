@@ -23,7 +23,7 @@ from projections.registry import game_title, get_game
 from projections.scores import scores_json
 from projections.timeline import fold_dicts
 from recorder.demo import PLAYERS
-from recorder.logfile import import_lines
+from recorder.log.file import import_lines
 from tests.browser.conftest import LiveServer, games_quick, shot
 
 pytestmark = pytest.mark.browser

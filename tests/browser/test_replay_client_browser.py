@@ -19,7 +19,7 @@ from dashboard.boards import board_figure
 from dashboard.model import ReplayCache, step_view
 from dashboard.pages.replay import render_parts
 from projections.registry import GAME_NAMES
-from recorder.visibility import reader
+from recorder.access.visibility import reader
 from tests.browser.conftest import LiveServer, _import, games_quick, shot
 from tests.browser.test_dashboard_browser import board_traces, open_replay, wait_step
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from recorder.facade import Scorebook
-from recorder.server import build_app
+from scorebook.app import build_app
 from tests.browser.conftest import ARTIFACTS, shot
 from tests.servers import served
 from tests.test_dashboard_clubs import NAMES, build_club

@@ -1,6 +1,6 @@
 """The club: registered players, tournaments (pairings, tables, results, standings, the archive) and ratings.
 
-Every write is an event on a club stream (recorder/clubs.py, docs/TOURNAMENTS.md). Players are registered by
+Every write is an event on a club stream (recorder/clubs/service.py, docs/TOURNAMENTS.md). Players are registered by
 a recorder; merging two ids, and everything about a tournament, needs a referee (or an admin).
 """
 # No `from __future__ import annotations`: FastAPI must see the route annotations as real objects.

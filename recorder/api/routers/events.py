@@ -7,13 +7,13 @@ from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials
 
+from recorder.access.auth import check_events
 from recorder.api.deps import Bearer, Book, Reader, authorized
 from recorder.api.errors import responses
 from recorder.api.models import AppendIn, AppendResult, EventsPage, FollowOut
-from recorder.auth import check_events
 from recorder.facade import Scorebook
-from recorder.inputs import MAX_POSITION, MAX_SEQ
-from recorder.logfile import NewEvent
+from recorder.log.file import NewEvent
+from recorder.log.inputs import MAX_POSITION, MAX_SEQ
 
 router = APIRouter(tags=["events"])
 

@@ -16,8 +16,8 @@ from recorder import live
 from recorder.api.deps import Book, Reader
 from recorder.api.errors import responses
 from recorder.errors import BadRequest
-from recorder.inputs import MAX_POSITION
 from recorder.live import Notifier, notifier_for
+from recorder.log.inputs import MAX_POSITION
 
 router = APIRouter(tags=["live"])
 

@@ -7,6 +7,7 @@ from fastapi import APIRouter, Body, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
+from recorder.access.auth import check_events
 from recorder.api.deps import Book, Reader, Recorder
 from recorder.api.errors import responses
 from recorder.api.models import (
@@ -20,10 +21,9 @@ from recorder.api.models import (
     StateOut,
     VerifyOut,
 )
-from recorder.auth import check_events
 from recorder.errors import BadRequest
-from recorder.inputs import MAX_POSITION, MAX_SEQ
-from recorder.logfile import parse_jsonl
+from recorder.log.file import parse_jsonl
+from recorder.log.inputs import MAX_POSITION, MAX_SEQ
 
 router = APIRouter(prefix="/matches", tags=["matches"])
 

@@ -1,7 +1,7 @@
 """Sign-in for the browser: /login exchanges a token for a session cookie, /logout ends the session.
 
 Plain HTML pages outside /api and outside the OpenAPI document. The token travels only in a POST body:
-it is never put in a URL, a page, a cookie or a log line. The cookie (`recorder.sessions.SESSION_COOKIE`)
+it is never put in a URL, a page, a cookie or a log line. The cookie (`recorder.access.sessions.SESSION_COOKIE`)
 is HttpOnly, SameSite=Strict, Path=/, lasts the session's lifetime, and is Secure over https.
 A POST that the browser marks cross-site (Sec-Fetch-Site) is refused, so another site cannot sign a
 visitor in or out.
@@ -17,10 +17,10 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from recorder.access.auth import Principal
+from recorder.access.sessions import SESSION_COOKIE, safe_next
 from recorder.api.deps import Book
-from recorder.auth import Principal
 from recorder.errors import Unauthorized
-from recorder.sessions import SESSION_COOKIE, safe_next
 
 router = APIRouter(tags=["sign-in"], include_in_schema=False)
 log = logging.getLogger("scorebook.signin")

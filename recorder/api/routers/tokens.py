@@ -9,7 +9,7 @@ from recorder.api.deps import Admin, Book
 from recorder.api.errors import responses
 from recorder.api.models import Revoked, TokenCreated, TokenIn, TokenList
 from recorder.errors import BadRequest
-from recorder.inputs import MAX_SEQ  # token ids are INTEGER columns too
+from recorder.log.inputs import MAX_SEQ  # token ids are INTEGER columns too
 
 router = APIRouter(prefix="/tokens", tags=["tokens"])
 

@@ -6,15 +6,28 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Column, DateTime, Dialect, ForeignKey, Index, Integer, LargeBinary, String
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Table,
+)
 from sqlalchemy import text as sql_text
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.types import TypeDecorator, TypeEngine
 from sqlmodel import Field, SQLModel
 
 from recorder.errors import Conflict
-from recorder.logfile import format_time
-from recorder.readable import readable_data
+from recorder.log.file import format_time
+from recorder.log.readable import readable_data
 
 
 def utcnow() -> datetime:
@@ -193,7 +206,7 @@ def retried_envelopes(
 
 
 def stored_envelope(row: Any) -> dict[str, Any]:
-    """`StoredEvent.stored_envelope` of anything with its columns (an ORM row, recorder.event_rows.EventRow)."""
+    """`StoredEvent.stored_envelope` of anything with its columns (an ORM row, recorder.sql.rows.EventRow)."""
     return {
         "seq": row.seq,
         "type": row.type,
@@ -242,7 +255,7 @@ class ProjectionCheckpoint(SQLModel, table=True):
 
 
 class RebuildProgress(SQLModel, table=True):
-    """A `scorebook rebuild` under way (recorder/rebuild.py): the log's head when it began (`upto`) and the
+    """A `scorebook rebuild` under way (recorder/readmodels/rebuild.py): the log's head when it began (`upto`) and the
     first-event position of the last match it has done (`done_through`), so that `--resume` skips those."""
 
     __tablename__ = "rebuild_progress"
@@ -270,7 +283,7 @@ class MatchFactsRow(SQLModel, table=True):
 
 
 class MatchSnapshot(SQLModel, table=True):
-    """A match's state right after seq `seq` (recorder/snapshots.py): a pickle, read only when `mac` (HMAC
+    """A match's state right after seq `seq` (recorder/store/snapshots.py): a pickle, read only when `mac` (HMAC
     keyed by the server's secret over the match, seq, hash, version and payload) checks and `version` is
     this code's. `hash` is the hash of the event at `seq`: the chain is checked from it on."""
 
@@ -299,7 +312,7 @@ class ApiToken(SQLModel, table=True):
 
 
 class SignInSession(SQLModel, table=True):
-    """A browser's sign-in: a token exchanged once for a session (recorder/sessions.py). The cookie carries
+    """A browser's sign-in: a token exchanged once for a session (recorder/access/sessions.py). The cookie carries
     the id signed with the server's secret; the session ends at expires_at, at sign-out, or when its token
     is revoked."""
 
@@ -310,3 +323,13 @@ class SignInSession(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
     expires_at: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
     ended_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+
+
+# A committed bag's seed (migration 0009): read by no route, export or backup; `revealed` once the match ends.
+BAG_SEEDS = Table(
+    "bag_seeds",
+    SQLModel.metadata,
+    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
+    Column("seed", String(64), nullable=False),  # hex; never served before `revealed`
+    Column("revealed", Boolean, nullable=False),
+)

@@ -1,4 +1,4 @@
-"""The club streams' tables (issue 14): the player registry and tournaments, stored like matches.
+"""The club streams' tables: the player registry and tournaments, stored like matches.
 
 Changed only through an Alembic migration (0008 made them); migrations/env.py imports this module so that
 they are on the metadata the migrations are compared with.
@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import JSON, Column, ForeignKey, String
 from sqlmodel import Field, SQLModel
 
-from recorder.tables import UtcDateTime, utcnow
+from recorder.sql.tables import UtcDateTime, utcnow
 
 
 class Stream(SQLModel, table=True):
@@ -30,7 +30,7 @@ class Stream(SQLModel, table=True):
 
 class StoredStreamEvent(SQLModel, table=True):
     """A stream's event as stored: append-only (the database refuses UPDATE, DELETE and TRUNCATE: see
-    recorder/append_only.py), hash-chained exactly as a match's events are (FORMAT.md's envelope)."""
+    recorder/sql/triggers.py), hash-chained exactly as a match's events are (FORMAT.md's envelope)."""
 
     __tablename__ = "stream_events"
 

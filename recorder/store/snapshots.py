@@ -4,15 +4,15 @@ many events instead of the whole log.
 A snapshot is a projection of the log, and only an optimisation: it is written in the same transaction
 as the rows it follows (`EventStore._insert` and the one-trip append call `Snapshots.rows_for`), so it never
 runs ahead of a committed event and needs no follower or checkpoint; `rebuild_snapshots` rewrites them all from the log
-(`recorder.snapshot_rebuild`, for `scorebook rebuild`), e.g. after an upgrade changed the games' code.
+(`recorder.readmodels.snapshots`, for `scorebook rebuild`), e.g. after an upgrade changed the games' code.
 
 The state is a pickle, and unpickling runs code named by the bytes: a row is unpickled only when its
-HMAC-SHA256, keyed by the server's secret (`recorder.sessions.load_secret`, $SCOREBOOK_SECRET) and bound
+HMAC-SHA256, keyed by the server's secret (`recorder.access.sessions.load_secret`, $SCOREBOOK_SECRET) and bound
 to the match, the seq, the hash of the event at that seq and the version, checks. The version is the
 Python version and a digest of the `projections` package's source, so a snapshot of another code version
 is never read. A snapshot that is missing, of another version, or whose MAC fails is ignored and the
 match is folded from its log. A fold from a snapshot still verifies the hash chain from the snapshot's
-hash on (see `recorder.store`); the rows before it are vouched for by the snapshot (the chain ended in
+hash on (see `recorder.store.matches`); the rows before it are vouched for by the snapshot (the chain ended in
 that hash when the server took it) and are checked again whenever an earlier seq is refolded and by
 `scorebook verify`.
 """
@@ -35,8 +35,8 @@ from sqlalchemy.engine import Connection, Engine
 import projections
 from projections.events import Event
 from projections.timeline import Fold
-from recorder.db import driver_rows
-from recorder.tables import MatchSnapshot, utcnow
+from recorder.sql.engine import driver_rows
+from recorder.sql.tables import MatchSnapshot, utcnow
 
 SNAPSHOTS = "snapshots"  # the read model's name for `scorebook rebuild`
 SNAPSHOT_EVERY = 100  # events between snapshots: a cold read folds at most 99 (see docs/PERFORMANCE.md)
@@ -197,7 +197,7 @@ _CANDIDATES = (f"SELECT match_id, seq, hash, version, mac, payload FROM {MatchSn
 
 def load_key(engine: Engine) -> bytes:
     """The snapshot key of the server on `engine`: from $SCOREBOOK_SECRET or the data directory's secret."""
-    from recorder.sessions import data_dir, load_secret
+    from recorder.access.sessions import data_dir, load_secret
 
     return snapshot_key(load_secret(data_dir(engine.url)))
 

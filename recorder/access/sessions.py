@@ -31,10 +31,10 @@ from sqlalchemy import update
 from sqlalchemy.engine import URL, Engine, make_url
 from sqlmodel import Session, col, select
 
-from recorder.auth import Principal, driver_row, token_digest
-from recorder.db import for_writing
+from recorder.access.auth import Principal, driver_row, token_digest
 from recorder.errors import Unauthorized
-from recorder.tables import ApiToken, SignInSession, utcnow
+from recorder.sql.engine import for_writing
+from recorder.sql.tables import ApiToken, SignInSession, utcnow
 
 SESSION_COOKIE = "scorebook_session"
 SECRET_ENV = "SCOREBOOK_SECRET"

@@ -16,11 +16,11 @@ from typing import Any
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from recorder.db import autocommit_driver, driver_rows, for_writing
 from recorder.errors import Forbidden
-from recorder.inputs import MAX_NAME_CHARS, check_string
-from recorder.logfile import format_time
-from recorder.tables import ApiToken, utcnow
+from recorder.log.file import format_time
+from recorder.log.inputs import MAX_NAME_CHARS, check_string
+from recorder.sql.engine import autocommit_driver, driver_rows, for_writing
+from recorder.sql.tables import ApiToken, utcnow
 
 ROLES = ("recorder", "referee", "admin")  # each may do what the ones before it may
 EVENT_ROLES = {"rewind": "referee"}  # event types that need more than a recorder
@@ -79,7 +79,7 @@ def authenticate(engine: Engine, token: str) -> Principal | None:
 
 def driver_row(engine: Engine, sql: str, params: tuple[Any, ...]) -> Any:
     """The first row of `sql` (a read, its parameters marked `?`) run on a pooled connection's driver, in
-    autocommit (`recorder.db.autocommit_driver`: PostgreSQL 236 -> 51 µs a token lookup, wall), or None."""
+    autocommit (`recorder.sql.engine.autocommit_driver`: PostgreSQL 236 -> 51 µs a token lookup, wall), or None."""
     with autocommit_driver(engine) as driver:
         rows = driver_rows(driver, engine.dialect, sql, params)
     return rows[0] if rows else None

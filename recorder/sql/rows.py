@@ -25,9 +25,9 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.exc import DBAPIError
 
-from recorder.logfile import format_time, parse_time, stored_event_hash
-from recorder.readable import loads_leniently
-from recorder.tables import UNREADABLE_TIME, StoredEvent, stored_envelope
+from recorder.log.file import format_time, parse_time, stored_event_hash
+from recorder.log.readable import loads_leniently
+from recorder.sql.tables import UNREADABLE_TIME, StoredEvent, stored_envelope
 
 EVENTS = StoredEvent.__table__  # type: ignore[attr-defined]
 # The data as its text: PostgreSQL's `json` keeps the text it was given, SQLite's column is TEXT.
@@ -236,7 +236,7 @@ class _Reader:
 
     def _fetched_strictly(self, driver: Any, sql: str, params: Sequence[Any]) -> list[Any] | None:
         """SQLite's rows with their text decoded by the driver itself (`str`), a third of the reading's cost
-        less than the connection's lenient decoder (`recorder.db`) called for every column; None when a text
+        less than the connection's lenient decoder (`recorder.sql.engine`) called for every column; None when a text
         is not UTF-8 (written by hand), which fails the whole query: the rows are then read leniently."""
         lenient = driver.text_factory
         driver.text_factory = str

@@ -27,8 +27,8 @@ from projections.errors import IllegalEvent, UnknownEventType
 from projections.events import Event
 from projections.timeline import Fold, fold_dicts
 from recorder.errors import BadRequest, ImportRefused
-from recorder.inputs import MAX_DEPTH, check_event, check_recorded_by
-from recorder.readable import dumps_strictly, one_shot, unreadable_reason
+from recorder.log.inputs import MAX_DEPTH, check_event, check_recorded_by
+from recorder.log.readable import dumps_strictly, one_shot, unreadable_reason
 
 GENESIS = "0" * 64
 # FORMAT.md's envelope, in its order; `hash` follows, over the canonical JSON of these.
@@ -102,7 +102,7 @@ class ChainCheck:
     events: int
     first_bad_seq: int | None = None
     reason: str | None = None
-    bag: str | None = None  # a committed bag's draws, checked (recorder/bag.py): what was proved
+    bag: str | None = None  # a committed bag's draws, checked (recorder/store/bag.py): what was proved
 
     def as_json(self) -> dict[str, Any]:
         if self.ok:

@@ -13,9 +13,9 @@ keeping them in the append's transaction would make every append cost the length
 - The server runs it in a background thread (`follow`), and every read of the facts catches up first,
   so the statistics page never shows less than what was committed before it asked.
 - A catch-up of many matches (the first after an upgrade, a restore) reads their rows in chunks and folds
-  them once each (`recorder.read_model_rows`); a few are folded through the store, whose cache holds the
+  them once each (`recorder.readmodels.rows`); a few are folded through the store, whose cache holds the
   matches being played.
-- `scorebook rebuild` recomputes every match without waiting for the log to move (recorder/rebuild.py).
+- `scorebook rebuild` recomputes every match without waiting for the log to move (recorder/readmodels/rebuild.py).
 """
 
 from __future__ import annotations
@@ -29,10 +29,8 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError
 
 from projections.stats import FACTS_VERSION, MatchFacts, MatchSummary
-from recorder.db import for_writing
 from recorder.errors import ChainBroken
-from recorder.event_rows import EVENTS, log_head
-from recorder.read_model_rows import (
+from recorder.readmodels.rows import (
     FACTS_TABLE,
     MatchToProject,
     Plan,
@@ -43,8 +41,10 @@ from recorder.read_model_rows import (
     no_gc,
     write,
 )
-from recorder.store import EventStore
-from recorder.tables import ProjectionCheckpoint, utcnow
+from recorder.sql.engine import for_writing
+from recorder.sql.rows import EVENTS, log_head
+from recorder.sql.tables import ProjectionCheckpoint, utcnow
+from recorder.store.matches import EventStore
 
 FACTS = "match_facts"
 PROJECTIONS = (FACTS,)

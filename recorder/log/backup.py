@@ -1,7 +1,7 @@
 """The backup file: every match of a database (its id, when it was created, its events with their hashes and
 `event_id`s, how it was imported) and, if asked, its tokens (only their SHA-256) — as JSON Lines.
 
-Pure, like `recorder.logfile`: no database. `EventStore.backup_matches` reads what goes in, and
+Pure, like `recorder.log.file`: no database. `EventStore.backup_matches` reads what goes in, and
 `EventStore.restore` stores what comes out (ids and hashes kept, nothing stored twice).
 
     {"scorebook_backup": 1, "created_at": "2026-12-01T10:00:00.000Z", "with_tokens": false}
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from recorder.errors import BadRequest
-from recorder.logfile import EXPORT_KEYS, format_time, utcnow
+from recorder.log.file import EXPORT_KEYS, format_time, utcnow
 
 VERSION = 1
 IMPORT_KEYS = ("imported_by", "imported_at", "file_name", "digest", "first_seq", "last_seq")

@@ -6,7 +6,7 @@ five statements an append, which was more than the database's own work for the w
 written once per dialect and run on the cursor of the caller's connection, inside the caller's
 transaction; parameters go through the columns' own bind processors (the JSON serializer, SQLite's
 datetime text), so a row is stored exactly as SQLAlchemy would have stored it. Statements that run
-rarely (snapshots, the match list's version) stay Core statements in `recorder.store`.
+rarely (snapshots, the match list's version) stay Core statements in `recorder.store.matches`.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import Any, NamedTuple
 from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.exc import DBAPIError
 
-from recorder.event_rows import EVENTS
-from recorder.tables import Match, MatchSnapshot
+from recorder.sql.rows import EVENTS
+from recorder.sql.tables import Match, MatchSnapshot
 
 MATCHES = Match.__table__  # type: ignore[attr-defined]
 SNAPSHOTS = MatchSnapshot.__table__  # type: ignore[attr-defined]
@@ -115,14 +115,14 @@ class AppendStatements:
         self._insert_numbered = (f"INSERT INTO events ({', '.join(EVENT_COLUMNS)}) VALUES ({mark}, {mark}, NULL, "
                                  f"{', '.join([mark] * 7)})")
         self._event_processors_but_position = _processors(EVENTS, columns, dialect)
-        # A snapshot due among an append's rows (`recorder.snapshots`) goes in the same trip.
+        # A snapshot due among an append's rows (`recorder.store.snapshots`) goes in the same trip.
         self._insert_snapshot = (f"INSERT INTO {SNAPSHOTS.name} ({', '.join(SNAPSHOT_COLUMNS)}) "
                                  f"VALUES ({', '.join([mark] * len(SNAPSHOT_COLUMNS))})")
         self._snapshot_processors = _processors(SNAPSHOTS, SNAPSHOT_COLUMNS, dialect)
         self._driver_error = dialect.loaded_dbapi.Error
         self._integrity_error = dialect.loaded_dbapi.IntegrityError
         self._event_processors = _processors(EVENTS, EVENT_COLUMNS, dialect)
-        # The same, for rows that carry their data's stored text (recorder.logfile.chained): not encoded again.
+        # The same, for rows that carry their data's stored text (recorder.log.file.chained): not encoded again.
         self._text_processors = _as_text(self._event_processors, dialect, EVENT_COLUMNS.index("data"))
         self._text_processors_but_position = _as_text(self._event_processors_but_position, dialect,
                                                       columns.index("data"))

@@ -14,7 +14,7 @@ from sqlalchemy.engine import Connection, Engine
 if TYPE_CHECKING:
     from alembic.config import Config
 
-MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 VERSION_TABLE = "alembic_version"
 
 
@@ -108,9 +108,8 @@ def schema_drift(conn: Connection) -> list[Any]:
     from alembic.migration import MigrationContext
     from sqlmodel import SQLModel
 
-    import recorder.bag  # noqa: F401  (every table on the metadata, as migrations/env.py has them)
-    import recorder.stream_tables  # noqa: F401
-    from recorder.tables import in_schema
+    import recorder.sql.stream_tables  # noqa: F401  (every table on the metadata, as migrations/env.py has them)
+    from recorder.sql.tables import in_schema
 
     context = MigrationContext.configure(conn, opts={"include_object": in_schema(conn.dialect.name)})
     return list(compare_metadata(context, SQLModel.metadata))

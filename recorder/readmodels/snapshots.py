@@ -1,6 +1,6 @@
-"""`rebuild_snapshots`: the snapshots (recorder/snapshots.py) of one match, or of every match, rewritten from
+"""`rebuild_snapshots`: the snapshots (recorder/store/snapshots.py) of one match, or of every match, rewritten from
 the log, a transaction per match: for the snapshot benchmarks and tests, which choose `every` and a match.
-`scorebook rebuild` does the same for every match in batches (recorder/rebuild.py).
+`scorebook rebuild` does the same for every match in batches (recorder/readmodels/rebuild.py).
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from collections.abc import Callable
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
-from recorder.db import for_writing
-from recorder.read_model_rows import MATCHES, Plan, compute, matches_to_project, write
-from recorder.snapshots import SNAPSHOT_EVERY, load_key, snapshot_key
+from recorder.readmodels.rows import MATCHES, Plan, compute, matches_to_project, write
+from recorder.sql.engine import for_writing
+from recorder.store.snapshots import SNAPSHOT_EVERY, load_key, snapshot_key
 
 
 def rebuild_snapshots(

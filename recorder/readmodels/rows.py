@@ -1,5 +1,5 @@
 """A match's read-model rows computed from its stored rows: the chain verified and the rules checked while
-folding once (as every read of the store does, `recorder.store._verified`), then its statistics facts and
+folding once (as every read of the store does, `recorder.store.matches.verified_fold`), then its statistics facts and
 its snapshots taken from that one fold. Used by `rebuild` (in worker processes too: everything here is
 plain data in and out) and by the projector when it has many matches to catch up.
 """
@@ -20,11 +20,11 @@ from sqlalchemy.engine import Connection
 from projections.stats import FACTS_VERSION, match_date, match_facts
 from projections.timeline import Fold
 from projections.upcasters import after_start
-from recorder.event_rows import EventRow, link_texts, rows_by_match
-from recorder.logfile import GENESIS, format_time
-from recorder.snapshots import Snapshots
-from recorder.store import StoredFold, _verified
-from recorder.tables import Match, MatchFactsRow, MatchSnapshot
+from recorder.log.file import GENESIS, format_time
+from recorder.sql.rows import EventRow, link_texts, rows_by_match
+from recorder.sql.tables import Match, MatchFactsRow, MatchSnapshot
+from recorder.store.matches import StoredFold, verified_fold
+from recorder.store.snapshots import Snapshots
 
 MATCHES = Match.__table__  # type: ignore[attr-defined]
 FACTS_TABLE = MatchFactsRow.__table__  # type: ignore[attr-defined]
@@ -64,8 +64,8 @@ class Projected:
 
 
 def project(match: MatchToProject, rows: Sequence[EventRow], facts: bool, snapshots: Snapshots | None) -> Projected:
-    link_texts(rows, GENESIS)  # every row's hash checked, and their texts decoded at once, for `_verified`
-    stored = _verified(StoredFold(None, GENESIS, 0), rows, match.last_seq)
+    link_texts(rows, GENESIS)  # every row's hash checked, and their texts decoded at once, for `verified_fold`
+    stored = verified_fold(StoredFold(None, GENESIS, 0), rows, match.last_seq)
     fold = stored.fold
     out = Projected(match.match_id, len(rows), min(len(rows), match.last_seq))
     if fold is None:

@@ -22,8 +22,8 @@ from sqlmodel import Session, col, select
 from projections.redaction import FULL, SPECTATOR, View
 from projections.registry import GAME_NAMES, get_game
 from projections.timeline import Fold
-from recorder.auth import Principal
-from recorder.tables import Match, StoredEvent
+from recorder.access.auth import Principal
+from recorder.sql.tables import Match, StoredEvent
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from projections.timeline import Fold
 
 
 class CachedFold(Protocol):
-    """What the cache needs of recorder.store.StoredFold (not imported: the store imports this module)."""
+    """What the cache needs of recorder.store.matches.StoredFold (not imported: the store imports this module)."""
 
     @property
     def fold(self) -> Fold[Any] | None: ...

@@ -5,8 +5,8 @@ engine begins every transaction IMMEDIATE), check idempotency and `expected_seq`
 to the cached fold of the match (nothing is written unless all of them are legal), chain the hashes,
 insert, commit, and only then publish the new fold to the cache.
 
-Reading and writing match files, the hash chain and checking an import are in `recorder.logfile`
-(pure, no database); the names are re-exported here for older callers.
+Reading and writing match files, the hash chain and checking an import are in `recorder.log.file`
+(pure, no database).
 """
 
 from __future__ import annotations
@@ -35,17 +35,9 @@ from projections.registry import with_rules_version
 from projections.schemas import unknown_field_problem
 from projections.scores import scores_json
 from projections.timeline import Fold
-from recorder.append_sql import AppendStatements, Head
-from recorder.append_turns import AppendTurns
-from recorder.backup import Backup, BackupMatch
-from recorder.bag import Dealers, committed, retry_check, store_seed, verified, without_commitment
-from recorder.bag import start as bag_start
-from recorder.db import autocommit_driver, driver_rows, for_writing
 from recorder.errors import BadRequest, ChainBroken, Conflict, ImportRefused, MatchNotFound, Refused
-from recorder.event_rows import EVENTS, EventRow, match_rows
-from recorder.fold_cache import BYTES_PER_STATE, UNKNOWN_GAME_BYTES, FoldCache, configured_bytes
-from recorder.inputs import check_event, check_recorded_by, is_match_id
-from recorder.logfile import (
+from recorder.log.backup import Backup, BackupMatch
+from recorder.log.file import (
     GENESIS,
     ChainCheck,
     ImportLine,
@@ -58,14 +50,16 @@ from recorder.logfile import (
     export_line,
     format_time,
     link_problem,
-    parse_jsonl,
     parse_time,
     prepare_import,
     stamped,
 )
-from recorder.readable import dumps_strictly, readable_meta, readable_players, readable_winners
-from recorder.snapshots import SNAPSHOT_EVERY, Snapshots, load_key, snapshot_key
-from recorder.tables import (
+from recorder.log.inputs import check_event, check_recorded_by, is_match_id
+from recorder.log.readable import dumps_strictly, readable_meta, readable_players, readable_winners
+from recorder.sql.append import AppendStatements, Head
+from recorder.sql.engine import autocommit_driver, driver_rows, for_writing
+from recorder.sql.rows import EVENTS, EventRow, match_rows
+from recorder.sql.tables import (
     FIRST_EVENT,
     ApiToken,
     ImportRecord,
@@ -78,6 +72,11 @@ from recorder.tables import (
     served_envelope,
     utcnow,
 )
+from recorder.sql.turns import AppendTurns
+from recorder.store.bag import Dealers, committed, retry_check, store_seed, verified, without_commitment
+from recorder.store.bag import start as bag_start
+from recorder.store.fold_cache import BYTES_PER_STATE, UNKNOWN_GAME_BYTES, FoldCache, configured_bytes
+from recorder.store.snapshots import SNAPSHOT_EVERY, Snapshots, load_key, snapshot_key
 
 MAX_BATCH = 1000
 # The matches whose first event has the hash `hash` (served by the partial index ix_events_first_hash).
@@ -159,8 +158,8 @@ class EventStore:
         snapshot_secret: str | None = None,
     ) -> None:
         """The fold cache holds at most `cache_bytes` (default $SCOREBOOK_CACHE_MB MiB, else 256 MiB), estimated
-        (recorder/fold_cache.py), and, if given, `cache_size` matches. A snapshot of each match's state is stored every
-        `snapshot_every` events (0: none), keyed by `snapshot_secret` (default: the server's secret)."""
+        (recorder/store/fold_cache.py), and, if given, `cache_size` matches. A snapshot of each match's state is
+        stored every `snapshot_every` events (0: none), keyed by `snapshot_secret` (default: the server's secret)."""
         self.engine = engine
         self._writer = for_writing(engine)
         self._sql = AppendStatements(engine.dialect)
@@ -172,7 +171,7 @@ class EventStore:
         self._distrusted: set[str] = set()  # matches whose rows before a snapshot were found not to verify
         self._counts: dict[tuple[str | None, ...], tuple[int | None, int]] = {}  # filters -> (log head, count)
         self._counts_lock = threading.Lock()
-        self._dealers = Dealers()  # committed bags (recorder/bag.py)
+        self._dealers = Dealers()  # committed bags (recorder/store/bag.py)
 
     # -- writing ---------------------------------------------------------------------------------
 
@@ -196,7 +195,7 @@ class EventStore:
         problem = unknown_field_problem(None, "match_started", data)
         if problem is not None:
             raise BadRequest(problem, seq=1, type="match_started")
-        data, seed = bag_start(data)  # bag "committed": the seed drawn, its commitment recorded (recorder/bag.py)
+        data, seed = bag_start(data)  # bag "committed": the seed drawn, its commitment recorded (recorder/store/bag.py)
         try:
             fold = Fold.begin(Event(1, "match_started", data))
         except IllegalEvent as e:
@@ -260,7 +259,7 @@ class EventStore:
             quick = self._appended_in_one_trip(match_id, events, expected_seq, recorded_by)
         if quick is not None:
             return quick
-        # A Core connection and the driver's cursor (recorder.append_sql): no ORM session on the hot path.
+        # A Core connection and the driver's cursor (recorder.sql.append): no ORM session on the hot path.
         with self._turns.transaction() as conn:
             cur = self._sql.cursor(conn)
             ids = _event_ids(events)
@@ -362,7 +361,7 @@ class EventStore:
         """A match file as a new match: {"match_id", "seq", "existing", "added"}. Refused at the first bad
         line, naming it; nothing stored then. The same file again (or an export of a match already stored,
         or one that extends it) answers that match: `existing` True, `added` the events it appended.
-        (No unknown-field check here, unlike `append`: see `recorder.logfile.prepare_import`.)"""
+        (No unknown-field check here, unlike `append`: see `recorder.log.file.prepare_import`.)"""
         # First: the digest needs lines that passed the checks. The fold keeps only the states stored as snapshots.
         prepared = prepare_import(lines, recorded_by, snapshot_every=self._snapshot_every)
         return self.store_prepared(prepared, ImportSource.of(lines, recorded_by, file_name, prepared.texts))
@@ -522,10 +521,10 @@ class EventStore:
         fold_at: Callable[[int], Fold[Any]] | None = None,
     ) -> None:
         """Insert the envelopes' rows and the snapshots due among them, and move the match's head, in the
-        caller's transaction (the rows and the head on the driver's cursor: recorder.append_sql); `last`: the
+        caller's transaction (the rows and the head on the driver's cursor: recorder.sql.append); `last`: the
         caller writes nothing more in it, so the commit may go with the rows (PostgreSQL: one round trip).
         A session that read a Match before must expire it afterwards. `texts`: the envelopes' data as the store
-        writes it (recorder.logfile.chained), stored as it is. `fold_at`: as in `_extend`."""
+        writes it (recorder.log.file.chained), stored as it is. `fold_at`: as in `_extend`."""
         sql = self._sql
         cur = cur if cur is not None else sql.cursor(conn)
         rows = _event_rows(head.id, envelopes, event_ids, texts)
@@ -544,7 +543,7 @@ class EventStore:
         if status != head.status:
             _bump_list_version(conn)
 
-    # -- backup and restore (the file: recorder/backup.py) ------------------------------------------
+    # -- backup and restore (the file: recorder/log/backup.py) ------------------------------------------
 
     def backup_matches(self, only: Sequence[str] | None = None) -> Iterator[BackupMatch]:
         """Every match as stored (or those of `only`), oldest first, with its events (and their event_ids) and
@@ -630,7 +629,7 @@ class EventStore:
         return self._snapshot_secret
 
     def close(self) -> None:
-        """Give back the connection appends keep (recorder/append_turns.py); the store stays usable."""
+        """Give back the connection appends keep (recorder/sql/turns.py); the store stays usable."""
         self._turns.close()
 
     # -- the fold cache ----------------------------------------------------------------------------
@@ -645,7 +644,7 @@ class EventStore:
     def _fold_in(self, conn: Connection, match_id: str, last_seq: int) -> StoredFold:
         """The match's rows up to `last_seq`, folded: the cached fold, extended by the rows it has not seen;
         when none is cached, from the latest good snapshot (`_resumed`), else from the start.
-        Rows read from the database are verified as they are folded (see `_verified`)."""
+        Rows read from the database are verified as they are folded (see `verified_fold`)."""
         hit = self._cached_fold(match_id, last_seq)
         if hit is not None:
             return hit
@@ -656,7 +655,7 @@ class EventStore:
                 last_seq, (cached.broken.first_bad_seq or 1) - 1)
             resumed = self._resumed_reading(conn, match_id, upto, last_seq)
             if resumed is not None:  # the rows after the snapshot came with it
-                stored = _verified(resumed[0], resumed[1], last_seq)
+                stored = verified_fold(resumed[0], resumed[1], last_seq)
                 self._publish(match_id, stored)
                 return stored
             cached = StoredFold(None, GENESIS, 0)
@@ -675,9 +674,9 @@ class EventStore:
         return None
 
     def _extended(self, conn: Connection, match_id: str, start: StoredFold, last_seq: int) -> StoredFold:
-        return _verified(start, match_rows(conn, match_id, start.upto, last_seq), last_seq)
+        return verified_fold(start, match_rows(conn, match_id, start.upto, last_seq), last_seq)
 
-    # -- snapshots (recorder/snapshots.py) -----------------------------------------------------------
+    # -- snapshots (recorder/store/snapshots.py) -----------------------------------------------------------
 
     @property
     def _snapshots(self) -> Snapshots | None:
@@ -957,7 +956,7 @@ def _broken(match_id: str, stored: StoredFold, consequence: str) -> ChainBroken:
     )
 
 
-def _verified(start: StoredFold, rows: Sequence[StoredEvent | EventRow], last_seq: int) -> StoredFold:
+def verified_fold(start: StoredFold, rows: Sequence[StoredEvent | EventRow], last_seq: int) -> StoredFold:
     """Fold `rows` (seqs after start.upto, in order) onto `start`, stopping at the first row that is not the
     next link of the chain or that the rules refuse. Rows edited or deleted by someone with database access
     must not make a read fail: the match then replays up to the seq before."""
@@ -1054,7 +1053,7 @@ def _applied(fold: Fold[Any], seq: int, e: NewEvent, text: str | None = None) ->
 
 def _event_rows(match_id: str, envelopes: Sequence[dict[str, Any]], event_ids: Sequence[str | None],
                 texts: Sequence[str] | None, recorded_at: datetime | None = None) -> list[tuple[Any, ...]]:
-    """The values of `AppendStatements.write`'s rows (recorder/append_sql.py) for the envelopes. `recorded_at`:
+    """The values of `AppendStatements.write`'s rows (recorder/sql/append.py) for the envelopes. `recorded_at`:
     the time every envelope was recorded at, as `logfile.stamped` gives it (else parsed from theirs)."""
     if recorded_at is not None:
         stamps: Sequence[datetime] = [recorded_at] * len(envelopes)
@@ -1083,7 +1082,7 @@ def _summary(m: Any) -> dict[str, Any]:
         "status": m.status,
         "winners": readable_winners(m.winners),
         "seq": m.last_seq,
-        "meta": readable_meta(m.meta),  # a row may hold anything: see recorder.readable
+        "meta": readable_meta(m.meta),  # a row may hold anything: see recorder.log.readable
         "created_at": format_time(m.created_at),
         "updated_at": format_time(m.updated_at),
     }
@@ -1128,16 +1127,3 @@ def _read_cursor(text: str) -> tuple[datetime, str]:
     except ValueError:
         raise BadRequest(f"after must be a cursor from a page of this list (`next`), not {text[:80]!r}") from None
 
-
-__all__ = [
-    "EventStore",
-    "MAX_BATCH",
-    # from recorder.logfile, for older callers
-    "ImportSource",
-    "StoredFold",
-    "ImportLine",
-    "NewEvent",
-    "PreparedImport",
-    "parse_jsonl",
-    "prepare_import",
-]

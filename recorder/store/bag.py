@@ -17,9 +17,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Boolean, Column, ForeignKey, String, Table, select, update
+from sqlalchemy import select, update
 from sqlalchemy.engine import Connection
-from sqlmodel import SQLModel
 
 from projections import bag as pure
 from projections.bag import Bag
@@ -27,15 +26,8 @@ from projections.errors import IllegalEvent
 from projections.events import Event
 from projections.timeline import Fold
 from recorder.errors import BadRequest, Refused
-from recorder.logfile import ChainCheck, NewEvent
-
-BAG_SEEDS = Table(
-    "bag_seeds",
-    SQLModel.metadata,
-    Column("match_id", String(32), ForeignKey("matches.id"), primary_key=True),
-    Column("seed", String(64), nullable=False),  # hex; never served before `revealed`
-    Column("revealed", Boolean, nullable=False),
-)
+from recorder.log.file import ChainCheck, NewEvent
+from recorder.sql.tables import BAG_SEEDS
 
 SERVER_EVENTS = frozenset({"bag_revealed"})
 

@@ -95,7 +95,7 @@ def serve(
     """Upgrade the schema to head, then serve the API (and the dashboard) on one port."""
     import uvicorn
 
-    from recorder.server import WORKER_APP, build_app
+    from scorebook.app import WORKER_APP, build_app
 
     sb = _write(db)
     _refuse_unprotected(sb)
@@ -114,8 +114,8 @@ def serve(
         if made:
             _print(f"Recorded {made} demo matches.")
     if print_token or rotate_token:
-        from recorder.auth import local_token
-        from recorder.sessions import data_dir
+        from recorder.access.auth import local_token
+        from recorder.access.sessions import data_dir
 
         token, made = local_token(sb.engine, data_dir(sb.engine.url), rotate=rotate_token)
         kept = data_dir(sb.engine.url) / "local-token"
@@ -128,11 +128,11 @@ def serve(
         )
     _print(f"Scorebook on http://{host}:{port}/  (sign in: http://{host}:{port}/login, "
            f"API docs: http://{host}:{port}/docs)")
-    from recorder.projector import Follower
+    from recorder.readmodels.projector import Follower
 
     follower = Follower(sb.projector).start()  # keeps the read models current while the server runs
     try:
-        if workers > 1:  # each worker opens the database this process migrated (recorder.server.worker_app)
+        if workers > 1:  # each worker opens the database this process migrated (scorebook.app.worker_app)
             os.environ["SCOREBOOK_DATABASE_URL"] = url.render_as_string(hide_password=False)
             _serve_workers(uvicorn.Config(WORKER_APP, factory=True, workers=workers, host=host, port=port,
                                           log_level="warning"))
@@ -302,8 +302,8 @@ def verify(
         return
     path = Path(target)
     if path.is_file():
-        from recorder.bag import verified
-        from recorder.logfile import check_chain, parse_jsonl
+        from recorder.log.file import check_chain, parse_jsonl
+        from recorder.store.bag import verified
 
         try:
             envelopes = [item.obj for item in parse_jsonl(path.read_text(encoding="utf-8"))]
@@ -350,7 +350,7 @@ def doctor(
     Exits 1 when something is wrong. With --repair, missing triggers are put back (the chains are only reported)."""
     from recorder.errors import SchemaBehind
     from recorder.facade import Scorebook
-    from recorder.migrate import current_revisions
+    from recorder.sql.migrate import current_revisions
 
     try:
         sb = Scorebook.open(db, migrate=False)
@@ -529,7 +529,7 @@ def token_revoke(token_id: int, db: Db = None) -> None:
     _print(f"token {token_id} revoked")
 
 
-# -- the club: players and tournaments (recorder/clubs.py) ----------------------------------------------------
+# -- the club: players and tournaments (recorder/clubs/service.py) ----------------------------------------------------
 
 By = Annotated[str, typer.Option("--by", help="who records it (the events' recorded_by)")]
 

@@ -1,4 +1,4 @@
-"""Players and tournaments (issue 14): the club streams (`recorder.streams`) driven for a tournament director.
+"""Players and tournaments: the club streams (`recorder.store.streams`) driven for a tournament director.
 
 Every change is an event appended to a stream — the club's one player registry (`players`) or a tournament —
 checked by its kind (`projections.clubs`) before it is stored; nothing is edited in place. What is read is
@@ -10,7 +10,7 @@ ratings, which come from the finished matches' facts (the `match_facts` read mod
   the table's). `collect_results` appends a `result_taken` for every table whose match has finished, with
   the totals and winners the match's own scores give. Pairing the next round collects first.
 - **The archive** (`archive` / `import_archive`) is one JSON Lines text: the tournament's events with their
-  hashes, then its matches in the backup file's lines (recorder/backup.py), so another Scorebook stores
+  hashes, then its matches in the backup file's lines (recorder/log/backup.py), so another Scorebook stores
   every match under its own id and every hash, and the tournament's assignments still point at them.
 """
 
@@ -34,11 +34,11 @@ from projections.clubs.tournament import Tournament
 from projections.clubs.tournament import to_json as tournament_to_json
 from projections.errors import IllegalEvent
 from projections.stats import MatchFacts, distinct
-from recorder.backup import backup_lines, read_backup
 from recorder.errors import BadRequest, Conflict, ImportRefused, Refused
-from recorder.logfile import NewEvent
-from recorder.store import EventStore
-from recorder.streams import StreamNotFound, StreamStore
+from recorder.log.backup import backup_lines, read_backup
+from recorder.log.file import NewEvent
+from recorder.store.matches import EventStore
+from recorder.store.streams import StreamNotFound, StreamStore
 
 REGISTRY_ID = "players"  # the club's one player registry
 ARCHIVE_HEADER = "scorebook_tournament"

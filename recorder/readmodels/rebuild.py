@@ -1,5 +1,5 @@
 """`scorebook rebuild`: the read models (`match_facts`, `snapshots`, or all) recomputed from the log in one
-pass over the matches, each match's rows read once, verified and folded once (`recorder.read_model_rows`).
+pass over the matches, each match's rows read once, verified and folded once (`recorder.readmodels.rows`).
 
 - **While the server keeps answering.** Nothing is emptied first: each batch of matches is written in its
   own short transaction over the rows that were there, so a reader sees the old rows or the new ones.
@@ -12,7 +12,7 @@ pass over the matches, each match's rows read once, verified and folded once (`r
   it was read by the rebuild.
 - **Resumable.** `rebuild_progress` holds `upto` and the first-event position of the last match written
   (in the batch's transaction); `resume` carries on after it with the same `upto`.
-- **Fast.** Rows are read with Core (`recorder.event_rows`), the collector is off while folding (no
+- **Fast.** Rows are read with Core (`recorder.sql.rows`), the collector is off while folding (no
   cycles), and batches are computed by worker processes, one per core, while this process writes: the
   folding is CPU work that a single Python process cannot spread. A database the workers cannot open
   (SQLite in memory), or a log too small to be worth starting them, is rebuilt in this process.
@@ -29,12 +29,12 @@ from multiprocessing import get_context
 from sqlalchemy import and_, delete, func, insert, select
 from sqlalchemy.engine import Engine
 
-from recorder.db import for_writing, make_engine
-from recorder.event_rows import EVENTS, log_head
-from recorder.projector import CHECKPOINTS, FACTS, lock_checkpoint
-from recorder.read_model_rows import MATCHES, MatchToProject, Plan, Projected, compute, write
-from recorder.snapshots import SNAPSHOTS
-from recorder.tables import RebuildProgress, utcnow
+from recorder.readmodels.projector import CHECKPOINTS, FACTS, lock_checkpoint
+from recorder.readmodels.rows import MATCHES, MatchToProject, Plan, Projected, compute, write
+from recorder.sql.engine import for_writing, make_engine
+from recorder.sql.rows import EVENTS, log_head
+from recorder.sql.tables import RebuildProgress, utcnow
+from recorder.store.snapshots import SNAPSHOTS
 
 TARGETS = ("all", FACTS, SNAPSHOTS)
 BATCH_EVENTS = 10_000  # about this many events per batch (one worker task, one transaction)

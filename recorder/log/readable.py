@@ -1,6 +1,6 @@
 """What a read shows for a stored value that cannot be served as it is.
 
-A row may hold anything: it may have been written before `recorder.inputs`' limits, or by someone
+A row may hold anything: it may have been written before `recorder.log.inputs`' limits, or by someone
 with database access. JSON text that does not parse (SQLite's JSON column is TEXT), data that is not
 an object, nested too deep to serialize, NaN (not JSON), a lone surrogate (not UTF-8): serving any of
 these would fail the whole answer, and with it every read that includes the row. Instead the value is
@@ -15,7 +15,7 @@ from collections.abc import Callable
 from json.encoder import c_make_encoder  # type: ignore[attr-defined]
 from typing import Any
 
-from recorder.inputs import MAX_META_BYTES, data_problem, json_bytes, json_problem
+from recorder.log.inputs import MAX_META_BYTES, data_problem, json_bytes, json_problem
 
 UNREADABLE = "unreadable"
 
@@ -42,12 +42,12 @@ def loads_leniently(text: str | bytes) -> Any:
         return unreadable(f"the stored text is not JSON ({why})")
 
 
-# The hash chain's canonical spelling (recorder.logfile.canonical_json): an event's stored data text is then
+# The hash chain's canonical spelling (recorder.log.file.canonical_json): an event's stored data text is then
 # the very bytes its hash covers, and a read checks the hash without encoding the data again.
 def one_shot(encoder: json.JSONEncoder) -> Callable[[Any], str]:
     """`encoder.encode`, with its C encoder made once instead of on every call (40% of encoding an event's data).
     Made without the circular-reference markers, which every thread would share: values come here checked for
-    depth (recorder.inputs) or built by the code, and a cycle would still fail, as a RecursionError."""
+    depth (recorder.log.inputs) or built by the code, and a cycle would still fail, as a RecursionError."""
     if c_make_encoder is None or encoder.indent is not None:
         return encoder.encode
     string = json.encoder.encode_basestring_ascii if encoder.ensure_ascii else json.encoder.encode_basestring

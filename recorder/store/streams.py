@@ -1,11 +1,11 @@
-"""Club streams (issue 14): the player registry and tournaments, stored as event streams beside the matches,
-hash-chained (FORMAT.md's envelope) and append-only (recorder/append_only.py) like them.
+"""Club streams: the player registry and tournaments, stored as event streams beside the matches,
+hash-chained (FORMAT.md's envelope) and append-only (recorder/sql/triggers.py) like them.
 
 What a stream's events mean is its kind's (projections.clubs: `StreamKind.begin` / `apply` check and fold,
 refusing with IllegalEvent); here they are checked against the value limits, chained, stored all or nothing,
 and folded back as far as the stored rows verify.
 
-One transaction per append, as for matches (recorder/store.py): lock the stream's row (PostgreSQL: FOR
+One transaction per append, as for matches (recorder/store/matches.py): lock the stream's row (PostgreSQL: FOR
 UPDATE; SQLite: the writer's BEGIN IMMEDIATE already holds the database), answer an event_id retry, check
 `expected_seq`, fold the new events onto the stream's state (nothing is written unless all are legal),
 chain, insert, commit; only then is the new state cached.
@@ -31,10 +31,8 @@ from sqlalchemy.exc import IntegrityError
 from projections.clubs.protocol import StreamKind
 from projections.errors import IllegalEvent, UnknownEventType
 from projections.events import Event
-from recorder.db import for_writing
 from recorder.errors import BadRequest, ChainBroken, Conflict, ImportRefused, NotFound, Refused
-from recorder.inputs import check_event, check_recorded_by
-from recorder.logfile import (
+from recorder.log.file import (
     EXPORT_KEYS,
     GENESIS,
     ChainCheck,
@@ -45,8 +43,10 @@ from recorder.logfile import (
     link_problem,
     parse_time,
 )
-from recorder.stream_tables import STREAM_EVENTS, STREAMS
-from recorder.tables import retried_envelopes, served_envelope, stored_envelope, utcnow
+from recorder.log.inputs import check_event, check_recorded_by
+from recorder.sql.engine import for_writing
+from recorder.sql.stream_tables import STREAM_EVENTS, STREAMS
+from recorder.sql.tables import retried_envelopes, served_envelope, stored_envelope, utcnow
 
 MAX_BATCH = 1000  # events per append, as for matches
 CACHE_ENTRIES = 256  # folds kept in memory, least recently used dropped first
@@ -110,7 +110,7 @@ class StreamStore:
         self._writer = for_writing(engine)
         self._kinds: Kinds = kinds or registry_kind
         # SQLite lets one writer in at a time and wakes waiting ones only by polling: this process's writers
-        # queue on a lock of their own first (as recorder.store's appends do).
+        # queue on a lock of their own first (as recorder.store.matches's appends do).
         self._turn: threading.Lock | contextlib.nullcontext[None] = (
             threading.Lock() if engine.dialect.name == "sqlite" else contextlib.nullcontext())
         self._cache: OrderedDict[tuple[str, int], _Folded] = OrderedDict()

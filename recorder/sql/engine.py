@@ -13,11 +13,11 @@ from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlmodel import create_engine
 
 from recorder.config import database_url
-from recorder.readable import dumps_strictly, loads_leniently
+from recorder.log.readable import dumps_strictly, loads_leniently
 
 # JSON columns, the same on both databases (psycopg's dialect hands these to psycopg's own JSON adapters):
 # written as standard JSON only, and read without ever raising, so that one unreadable row cannot fail a
-# whole read (it becomes a marker, see recorder.readable).
+# whole read (it becomes a marker, see recorder.log.readable).
 JSON_OPTIONS: dict[str, Any] = {"json_serializer": dumps_strictly, "json_deserializer": loads_leniently}
 
 
@@ -68,7 +68,7 @@ def autocommit_driver(engine: Engine) -> Iterator[Any]:
     put in autocommit (no BEGIN sent before a query, no ROLLBACK when the pool takes the connection back: one
     round trip, not three), and back out of it before the pool has the connection again — one that cannot be
     (it broke) is dropped from the pool, never handed to a writer in autocommit. SQLite's connections are so
-    already (recorder.db leaves transactions to BEGIN)."""
+    already (recorder.sql.engine leaves transactions to BEGIN)."""
     conn = engine.raw_connection()
     try:
         driver: Any = conn.driver_connection

@@ -9,7 +9,7 @@ from recorder.api import create_api
 from recorder.api.guards import guard_dashboard
 from recorder.facade import Scorebook
 
-WORKER_APP = "recorder.server:worker_app"  # what `scorebook serve --workers N` hands uvicorn
+WORKER_APP = "scorebook.app:worker_app"  # what `scorebook serve --workers N` hands uvicorn
 
 
 def build_app(sb: Scorebook) -> FastAPI:
