@@ -47,14 +47,16 @@ from recorder.log.file import (
     parse_jsonl,
     prepare_import,
 )
-from recorder.readmodels.projector import PROJECTIONS, FactsProjector, Progress
-from recorder.readmodels.rebuild import TARGETS, Plan, Rebuild
+from recorder.readmodels.facts import FactsReader
+from recorder.readmodels.projector import Progress, Projector
+from recorder.readmodels.rebuild import Rebuild
+from recorder.readmodels.registry import TARGETS, followed, plan_for
 from recorder.sql.engine import make_engine
 from recorder.sql.migrate import behind_head, upgrade
 from recorder.sql.tables import Match, StoredEvent
 from recorder.sql.triggers import missing_triggers, repair_triggers
 from recorder.store.matches import EventStore, ImportSource
-from recorder.store.snapshots import SNAPSHOT_EVERY, SNAPSHOTS, load_key, snapshot_key
+from recorder.store.snapshots import SNAPSHOT_EVERY
 
 if TYPE_CHECKING:  # recorder.clubs.service builds on the facade; it is imported when first used
     from recorder.clubs.service import Clubs
@@ -74,7 +76,8 @@ class Scorebook:
         self._session_secret = session_secret
         self._sessions: Sessions | None = None
         self._sessions_lock = threading.Lock()
-        self.projector = FactsProjector(store)
+        self.projector = Projector(store, followed())
+        self.fact_reader = FactsReader(self.projector)
         self._clubs: Clubs | None = None
         self._knowledge = Knowledge()  # the table's folds and hindsight, per match version (recorder/legal.py)
 
@@ -312,12 +315,12 @@ class Scorebook:
     def facts(self, game: str | None = None) -> list[MatchFacts]:
         """Every match's statistics facts (of one game), from the `match_facts` read model, caught up with
         the log first: never less than what was committed before the call."""
-        return self.projector.facts(game)
+        return self.fact_reader.facts(game)
 
     def fact_summaries(self, full: str | None = None) -> list[MatchSummary]:
         """Every match's statistics summary, caught up as `facts` is, in the same order; the matches of the
         game `full` as their whole facts (what the statistics page charts one game from)."""
-        return self.projector.summaries(full)
+        return self.fact_reader.summaries(full)
 
     def rebuild(self, name: str = "all", progress: Progress | None = None, resume: bool = False,
                 workers: int | None = None) -> int:
@@ -325,12 +328,7 @@ class Scorebook:
         `workers` processes fold (default: one per core for a large log). Returns the head read up to."""
         if name not in TARGETS:
             raise BadRequest(f"no read model {name!r}; choose from {', '.join(TARGETS)}")
-        key = None
-        if name in ("all", SNAPSHOTS) and self.store.snapshot_every > 0:
-            secret = self.store.snapshot_secret
-            key = snapshot_key(secret) if secret is not None else load_key(self.engine)
-        plan = Plan(facts=name in ("all", *PROJECTIONS), snapshot_key=key, every=self.store.snapshot_every)
-        return Rebuild(self.engine, name, plan).run(progress, resume, workers)
+        return Rebuild(self.engine, name, plan_for(self.store, name)).run(progress, resume, workers)
 
     def summary(self, match_id: str) -> dict[str, Any]:
         return self.store.summary(match_id)

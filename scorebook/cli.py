@@ -130,7 +130,8 @@ def serve(
            f"API docs: http://{host}:{port}/docs)")
     from recorder.readmodels.projector import Follower
 
-    follower = Follower(sb.projector).start()  # keeps the read models current while the server runs
+    # keeps the read models current while the server runs
+    follower = Follower(sb.projector, warm=sb.fact_reader.warm).start()
     try:
         if workers > 1:  # each worker opens the database this process migrated (scorebook.app.worker_app)
             os.environ["SCOREBOOK_DATABASE_URL"] = url.render_as_string(hide_password=False)

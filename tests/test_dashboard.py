@@ -196,10 +196,10 @@ def test_stats_page_charts_one_game_from_summaries_and_that_games_whole_facts(de
         for player, start, end in [(None, None, None), ("ann", None, None), (None, "2026-01-01", "2026-12-31")]:
             assert json.dumps(stats_page.charts(page, game, player, start, end), cls=PlotlyJSONEncoder) == \
                 json.dumps(stats_page.charts(every, game, player, start, end), cls=PlotlyJSONEncoder)
-    from recorder.readmodels.projector import FactsProjector
+    from recorder.readmodels.facts import FactsReader
     from recorder.store.matches import EventStore
 
-    brief = FactsProjector(EventStore(demo_store.engine)).summaries()  # another process: nothing decoded whole
+    brief = FactsReader.of(EventStore(demo_store.engine)).summaries()  # another process: nothing decoded whole
     with pytest.raises(TypeError, match="whole facts"):  # summaries alone cannot chart a game's turns
         stats_page.charts(brief, "high-five", None, None, None)
 

@@ -17,7 +17,8 @@ from projections.stats import FACTS_VERSION, MatchFacts, MatchSummary, match_dat
 from recorder.errors import BadRequest
 from recorder.facade import Scorebook
 from recorder.log.file import format_time, import_lines
-from recorder.readmodels.projector import FACTS, MANY, FactsProjector
+from recorder.readmodels.facts import FACTS, FactsReader
+from recorder.readmodels.projector import MANY
 from recorder.store.matches import EventStore
 from scorebook.cli import app
 from tests.examples import examples_dir
@@ -82,15 +83,15 @@ def test_every_append_shows_in_the_next_read_and_a_checkpoint_follows_the_log(sc
 
 def test_an_interrupted_catch_up_resumes_where_it_stopped(scorebook: Scorebook) -> None:
     ids = club(scorebook)
-    fresh = FactsProjector(EventStore(scorebook.engine))  # another process, its own caches
-    fresh.reset()
-    fresh.catch_up(limit=50)  # "crashes" after one batch: the checkpoint says how far it got
-    assert 0 < fresh.checkpoint() == 50 < fresh.head()
-    again = FactsProjector(EventStore(scorebook.engine))
-    assert again.catch_up() == again.head()
+    fresh = FactsReader.of(EventStore(scorebook.engine))  # another process, its own caches
+    fresh.projector.reset()
+    fresh.projector.catch_up(limit=50)  # "crashes" after one batch: the checkpoint says how far it got
+    assert 0 < fresh.projector.checkpoint() == 50 < fresh.projector.head()
+    again = FactsReader.of(EventStore(scorebook.engine))
+    assert again.projector.catch_up() == again.projector.head()
     assert by_id(again.facts(catch_up=False)) == {m: expected(scorebook, m) for m in ids}
     seen: list[tuple[int, int]] = []
-    assert scorebook.rebuild("match_facts", lambda done, total: seen.append((done, total))) == again.head()
+    assert scorebook.rebuild("match_facts", lambda done, total: seen.append((done, total))) == again.projector.head()
     assert seen and seen[-1][0] == seen[-1][1] == sum(scorebook.summary(m)["seq"] for m in ids)
     assert by_id(scorebook.facts()) == {m: expected(scorebook, m) for m in ids}
     with pytest.raises(BadRequest, match="no read model"):
@@ -120,18 +121,18 @@ def summary_of(facts: MatchFacts) -> MatchSummary:
 def test_summaries_decode_only_the_charted_game_in_full(scorebook: Scorebook) -> None:
     ids = club(scorebook, per_game=3)
     want = {m: expected(scorebook, m) for m in ids}
-    projector = FactsProjector(EventStore(scorebook.engine))  # a process just started: nothing decoded
-    brief = projector.summaries()
-    assert projector.decoded() == 0
+    reader = FactsReader.of(EventStore(scorebook.engine))  # a process just started: nothing decoded
+    brief = reader.summaries()
+    assert reader.decoded() == 0
     assert [s.match_id for s in brief] == [f.match_id for f in scorebook.facts()]  # in the same order
     assert all(type(s) is MatchSummary and s == summary_of(want[s.match_id]) for s in brief)
-    page = projector.summaries(full="hi-spot", catch_up=False)
-    assert projector.decoded() == sum(1 for f in want.values() if f.game == "hi-spot") > 0
+    page = reader.summaries(full="hi-spot", catch_up=False)
+    assert reader.decoded() == sum(1 for f in want.values() if f.game == "hi-spot") > 0
     assert page == [want[s.match_id] if s.game == "hi-spot" else summary_of(want[s.match_id]) for s in brief]
     live = scorebook.start_match(dict(START), "desk")["match_id"]  # a new match and an append show at once
     scorebook.append(live, [round_start(), launch("ann", 1, 5)], 1)
-    assert by_id(projector.summaries(full="hats-off"))[live] == expected(scorebook, live)
-    assert by_id(projector.summaries())[live] == expected(scorebook, live)  # whole facts are summaries too
+    assert by_id(reader.summaries(full="hats-off"))[live] == expected(scorebook, live)
+    assert by_id(reader.summaries())[live] == expected(scorebook, live)  # whole facts are summaries too
 
 
 def test_summaries_survive_rows_of_an_older_format_and_rows_that_are_not_an_object(scorebook: Scorebook) -> None:
@@ -143,7 +144,7 @@ def test_summaries_survive_rows_of_an_older_format_and_rows_that_are_not_an_obje
         conn.execute(text("UPDATE match_facts SET facts = :f WHERE match_id = :m"), {"f": "[1]", "m": ids[1]})
         if conn.dialect.name == "sqlite":  # PostgreSQL's json column takes JSON only
             conn.execute(text("UPDATE match_facts SET facts = :f WHERE match_id = :m"), {"f": "{not json", "m": ids[2]})
-    fresh = FactsProjector(EventStore(scorebook.engine))
+    fresh = FactsReader.of(EventStore(scorebook.engine))
     read = fresh.summaries()  # rows SQLite cannot read as JSON are decoded whole (whole facts are summaries too)
     assert {f.match_id: summary_of(f) if isinstance(f, MatchFacts) else f for f in read} == {
         m: summary_of(expected(scorebook, m)) for m in ids}
@@ -157,7 +158,7 @@ def test_two_projectors_catching_up_at_once_agree(scorebook: Scorebook) -> None:
 
     def run() -> None:
         try:
-            FactsProjector(EventStore(scorebook.engine)).catch_up()
+            FactsReader.of(EventStore(scorebook.engine)).projector.catch_up()
         except BaseException as e:  # noqa: BLE001 - reported below
             errors.append(e)
 
@@ -167,7 +168,7 @@ def test_two_projectors_catching_up_at_once_agree(scorebook: Scorebook) -> None:
     for t in threads:
         t.join()
     assert not errors
-    assert by_id(scorebook.projector.facts(catch_up=False)) == {m: expected(scorebook, m) for m in ids}
+    assert by_id(scorebook.fact_reader.facts(catch_up=False)) == {m: expected(scorebook, m) for m in ids}
 
 
 def test_a_match_broken_at_its_first_event_has_no_facts(scorebook: Scorebook) -> None:
@@ -190,11 +191,11 @@ def test_scorebook_rebuild_from_the_command_line(bare_url: str) -> None:
     assert result.exit_code == 0, result.stderr
     assert "hold the log up to position" in result.stdout
     with Scorebook.open(bare_url) as sb:
-        assert set(by_id(sb.projector.facts(catch_up=False))) == set(ids)
+        assert set(by_id(sb.fact_reader.facts(catch_up=False))) == set(ids)
         assert sb.projector.checkpoint() == sb.projector.head()
     result = CliRunner().invoke(app, ["rebuild", "nothing", "--db", bare_url])
     assert result.exit_code == 1 and "no read model" in result.stderr
-    assert FACTS == "match_facts"
+    assert FACTS.name == "match_facts"
 
 
 def test_the_match_list_counts_follow_every_new_match_and_every_finish(scorebook: Scorebook) -> None:
@@ -242,8 +243,8 @@ def test_the_follower_catches_up_decodes_every_row_first_and_follows_appends(sco
 
     ids = club(scorebook, per_game=1)
     live = scorebook.start_match(dict(START), "desk")["match_id"]
-    projector = FactsProjector(EventStore(scorebook.engine))  # a server just started: nothing read yet
-    assert projector.decoded() == 0
+    reader = FactsReader.of(EventStore(scorebook.engine))  # a server just started: nothing read yet
+    assert reader.decoded() == 0
 
     def soon(check: Callable[[], bool]) -> None:
         deadline = time.monotonic() + 20
@@ -251,11 +252,11 @@ def test_the_follower_catches_up_decodes_every_row_first_and_follows_appends(sco
             time.sleep(0.02)
         assert check()
 
-    follower = Follower(projector, interval=0.05).start()
+    follower = Follower(reader.projector, interval=0.05, warm=reader.warm).start()
     try:
-        soon(lambda: projector.checkpoint() == projector.head() and projector.decoded() == len(ids) + 1)
+        soon(lambda: reader.projector.checkpoint() == reader.projector.head() and reader.decoded() == len(ids) + 1)
         scorebook.append(live, [round_start(), launch("ann", 1, 5)], 1)
-        soon(lambda: by_id(projector.facts(catch_up=False))[live].events == 3)
+        soon(lambda: by_id(reader.facts(catch_up=False))[live].events == 3)
     finally:
         follower.stop()
-    assert by_id(projector.facts(catch_up=False)) == {m: expected(scorebook, m) for m in [*ids, live]}
+    assert by_id(reader.facts(catch_up=False)) == {m: expected(scorebook, m) for m in [*ids, live]}

@@ -10,7 +10,9 @@ from sqlalchemy import text
 
 import recorder.readmodels.rebuild as rebuild_module
 from recorder.facade import Scorebook
-from recorder.readmodels.rows import Projected
+from recorder.readmodels.facts import FACTS
+from recorder.readmodels.model import Plan, Projected, write
+from recorder.readmodels.snapshots import SNAPSHOT_TABLE, Snapshots
 from recorder.store.matches import EventStore
 from tests.logs import START, launch, round_start
 from tests.test_projector import by_id, club, expected
@@ -61,7 +63,7 @@ def test_a_rebuild_gives_every_match_its_facts_and_snapshots(sb: Scorebook) -> N
         conn.execute(text("DELETE FROM snapshots"))
     sb.projector.reset()
     assert sb.rebuild() == sb.projector.head()
-    assert by_id(sb.projector.facts(catch_up=False)) == {m: expected(sb, m) for m in ids}
+    assert by_id(sb.fact_reader.facts(catch_up=False)) == {m: expected(sb, m) for m in ids}
     assert snapshot_rows(sb) == before_snapshots
     assert sb.projector.checkpoint() == sb.projector.head()
     assert progress_rows(sb) == 0
@@ -85,7 +87,7 @@ def test_an_interrupted_rebuild_resumes_after_the_last_batch_written(
     everything = sum(sb.summary(m)["seq"] for m in ids)
     assert 0 < seen[-1][1] < everything  # only the matches not done yet were read again
     assert len(seen) == len(ids) - 4 + 1
-    assert by_id(sb.projector.facts(catch_up=False)) == {m: expected(sb, m) for m in ids}
+    assert by_id(sb.fact_reader.facts(catch_up=False)) == {m: expected(sb, m) for m in ids}
     assert progress_rows(sb) == 0 and sb.projector.checkpoint() == sb.projector.head()
     assert sb.rebuild("match_facts", resume=True) == sb.projector.head()  # nothing to resume: a whole rebuild
 
@@ -111,7 +113,7 @@ def test_reads_see_every_match_during_a_rebuild_and_appends_meanwhile_are_kept(
     appended: list[bool] = []
 
     def meanwhile(done: int, total: int) -> None:  # called after each batch is committed
-        counts.append(len(sb.projector.facts(catch_up=False)))
+        counts.append(len(sb.fact_reader.facts(catch_up=False)))
         if not appended:  # an append lands while the rebuild is under way
             sb.append(live, [round_start(), launch("ann", 1, 5)], 1)
             appended.append(True)
@@ -128,12 +130,11 @@ def test_an_older_result_never_overwrites_a_newer_row(sb: Scorebook) -> None:
     (match_id, *_) = club(sb, per_game=1)
     sb.facts()
     row = facts_rows(sb)[match_id]
-    stale = Projected(match_id, 1, 1, facts={"match_id": match_id, "game": "x", "finished": False, "date": "2000-01-01",
-                                             "seq": 1, "version": 1, "facts": {"stale": True}})
-    from recorder.readmodels.projector import FACTS_ONLY
-
+    stale = Projected(match_id, 1, 1, {FACTS.name: [{"match_id": match_id, "game": "x", "finished": False,
+                                                     "date": "2000-01-01", "seq": 1, "version": 1,
+                                                     "facts": {"stale": True}}]})
     with sb.engine.begin() as conn:
-        rebuild_module.write(conn, [stale], FACTS_ONLY)
+        write(conn, [stale], Plan((FACTS,)))
     assert facts_rows(sb)[match_id] == row
 
 
@@ -154,7 +155,6 @@ def test_rows_are_written_as_they_were_made(sb: Scorebook) -> None:
     from sqlalchemy import select
 
     from recorder.log.readable import dumps_strictly
-    from recorder.readmodels.rows import SNAPSHOT_TABLE, Plan
 
     (match_id, *_) = club(sb, per_game=1)
     odd = 'tab\there\nnewline \\ backslash "quoted" é 😀 \\N'
@@ -165,8 +165,8 @@ def test_rows_are_written_as_they_were_made(sb: Scorebook) -> None:
     snapshot = {"match_id": match_id, "seq": 10**6, "hash": "h" * 64, "version": "v\tx", "mac": "m\\n",
                 "payload": payload, "created_at": at}
     with sb.engine.begin() as conn:
-        rebuild_module.write(conn, [Projected(match_id, 1, 10**6, facts=facts, snapshots=[snapshot])],
-                             Plan(facts=True, snapshot_key=b"k", every=EVERY))
+        write(conn, [Projected(match_id, 1, 10**6, {FACTS.name: [facts], Snapshots.name: [snapshot]})],
+              Plan((FACTS, Snapshots(b"k", EVERY))))
     with sb.engine.connect() as conn:
         row = conn.execute(text("SELECT game, finished, date, seq, version, CAST(facts AS TEXT) FROM match_facts "
                                 "WHERE match_id = :m"), {"m": match_id}).one()

@@ -22,7 +22,7 @@ from recorder.facade import Scorebook
 from recorder.log.file import GENESIS, event_hash, format_time, stored_event_hash
 from recorder.log.inputs import data_problem
 from recorder.log.readable import dumps_strictly
-from recorder.readmodels.rows import stored_fingerprint
+from recorder.readmodels.facts import stored_fingerprint
 from recorder.sql.rows import EventRow, link_texts, match_rows, rows_by_match
 from recorder.sql.triggers import drop_triggers
 from tests.logs import START, round_start

@@ -1,15 +1,15 @@
-"""`scorebook rebuild`: the read models (`match_facts`, `snapshots`, or all) recomputed from the log in one
-pass over the matches, each match's rows read once, verified and folded once (`recorder.readmodels.rows`).
+"""`scorebook rebuild`: read models (`recorder.readmodels.registry`: `match_facts`, `snapshots`, or all)
+recomputed from the log in one pass over the matches, each match's rows read once, verified and folded once,
+and each model's rows computed from that fold and written through the model (`recorder.readmodels.model`).
 
 - **While the server keeps answering.** Nothing is emptied first: each batch of matches is written in its
   own short transaction over the rows that were there, so a reader sees the old rows or the new ones.
-  The batch transaction holds the facts checkpoint's lock, as the projector's catch-up does, and keeps a
-  row written meanwhile from a later seq (a facts row is a function of the log up to its seq, and the log
-  only grows); of a match's snapshots only those up to the seq read are replaced.
+  The batch transaction holds the checkpoint locks of the followed models it rebuilds, as the projector's
+  catch-up does; each model keeps what was written meanwhile from a later seq (`ReadModel.write`).
 - **Up to where.** The log's head when the rebuild began (`upto`). Matches are taken in the order of their
   first event's position, up to that head; a match begun later, and events appended after the head, are
-  the projector's to catch up. At the end the facts checkpoint moves to at least `upto`: every event up to
-  it was read by the rebuild.
+  the projector's to catch up. At the end each followed model's checkpoint moves to at least `upto`: every
+  event up to it was read by the rebuild.
 - **Resumable.** `rebuild_progress` holds `upto` and the first-event position of the last match written
   (in the batch's transaction); `resume` carries on after it with the same `upto`.
 - **Fast.** Rows are read with Core (`recorder.sql.rows`), the collector is off while folding (no
@@ -29,14 +29,12 @@ from multiprocessing import get_context
 from sqlalchemy import and_, delete, func, insert, select
 from sqlalchemy.engine import Engine
 
-from recorder.readmodels.projector import CHECKPOINTS, FACTS, lock_checkpoint
-from recorder.readmodels.rows import MATCHES, MatchToProject, Plan, Projected, compute, write
+from recorder.readmodels.model import MATCHES, MatchToProject, Plan, Projected, compute, write
+from recorder.readmodels.projector import lock_checkpoint, move_checkpoint
 from recorder.sql.engine import for_writing, make_engine
 from recorder.sql.rows import EVENTS, log_head
 from recorder.sql.tables import RebuildProgress, utcnow
-from recorder.store.snapshots import SNAPSHOTS
 
-TARGETS = ("all", FACTS, SNAPSHOTS)
 BATCH_EVENTS = 10_000  # about this many events per batch (one worker task, one transaction)
 PARALLEL_FROM = 50_000  # events: below this, starting worker processes costs more than it saves
 
@@ -91,8 +89,8 @@ class Rebuild:
         done = 0
         for batch, projected in self._computed(_batches(todo), workers, total):
             with for_writing(self.engine).begin() as conn:
-                if self.plan.facts:
-                    lock_checkpoint(conn)
+                for model in self.plan.followed:
+                    lock_checkpoint(conn, model)
                 write(conn, projected, self.plan)
                 conn.execute(PROGRESS_TABLE.update().where(PROGRESS_TABLE.c.name == self.name)
                              .values(done_through=batch[-1][0]))
@@ -151,11 +149,9 @@ class Rebuild:
 
     def _finish(self, upto: int) -> None:
         with for_writing(self.engine).begin() as conn:
-            if self.plan.facts:
-                checkpoint = lock_checkpoint(conn)
-                if checkpoint < upto:
-                    conn.execute(CHECKPOINTS.update().where(CHECKPOINTS.c.name == FACTS)
-                                 .values(position=upto, updated_at=utcnow()))
+            for model in self.plan.followed:
+                if lock_checkpoint(conn, model) < upto:
+                    move_checkpoint(conn, model, upto)
             conn.execute(delete(PROGRESS_TABLE).where(PROGRESS_TABLE.c.name == self.name))
 
 

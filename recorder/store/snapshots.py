@@ -38,7 +38,6 @@ from projections.timeline import Fold
 from recorder.sql.engine import driver_rows
 from recorder.sql.tables import MatchSnapshot, utcnow
 
-SNAPSHOTS = "snapshots"  # the read model's name for `scorebook rebuild`
 SNAPSHOT_EVERY = 100  # events between snapshots: a cold read folds at most 99 (see docs/PERFORMANCE.md)
 _KEY_PURPOSE = b"scorebook.snapshots.v1"
 
