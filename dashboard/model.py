@@ -30,8 +30,6 @@ from recorder.errors import ChainBroken
 from recorder.facade import Scorebook
 from recorder.log.file import ChainCheck
 
-BONUS_LABEL = "bonus or capture"
-
 
 @dataclass(frozen=True)
 class EventRow:

@@ -111,7 +111,6 @@ class Notifier:
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
         self._stopping = threading.Event()
-        self.wakes = 0  # how many times readers were woken (for the tests)
 
     @property
     def stopped(self) -> bool:
@@ -139,7 +138,6 @@ class Notifier:
     def wake_all(self) -> None:
         with self._lock:
             subscribers = list(self._subscribers)
-        self.wakes += 1
         for sub in subscribers:
             sub.wake()
 
