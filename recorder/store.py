@@ -43,7 +43,7 @@ from recorder.bag import start as bag_start
 from recorder.db import autocommit_driver, driver_rows, for_writing
 from recorder.errors import BadRequest, ChainBroken, Conflict, ImportRefused, MatchNotFound, Refused
 from recorder.event_rows import EVENTS, EventRow, match_rows
-from recorder.fold_cache import BYTES_PER_STATE, UNKNOWN_GAME_BYTES, FoldCache, configured_bytes
+from recorder.fold_cache import FoldCache, configured_bytes, held_bytes
 from recorder.inputs import check_event, check_recorded_by, is_match_id
 from recorder.logfile import (
     GENESIS,
@@ -759,7 +759,7 @@ class EventStore:
                 f"the stored events of match {match_id} up to seq {seq} no longer end in the hash they had when "
                 f"its snapshot was taken; `scorebook verify {match_id}` shows it", seq)
         fold = stored.fold
-        self._cache.grow(match_id, fold.held_states * BYTES_PER_STATE.get(fold.game.name, UNKNOWN_GAME_BYTES))
+        self._cache.grow(match_id, held_bytes(fold))
         return fold
 
     # -- reading -----------------------------------------------------------------------------------
