@@ -276,9 +276,9 @@ class Game(Generic[S]):
     pad_path: Callable[[Mapping[str, Any]], tuple[PadStep, ...]] = _no_path
     # The pad's line templates in a state: (label, line prefix) for events typed with tiles read off the table.
     pad_templates: Callable[[S], list[tuple[str, str]]] = _no_templates
-    # `scores(state).totals` for a game that has a cheaper way to them (None: read off `scores`).
+    # `scores(state).totals` without the rounds, where the game has its own way to them (None: read off `scores`).
     totals: Callable[[S], Mapping[str, int]] | None = None
-    # `describe`'s player and tags without its words, for a game that has a cheaper way to them (None: read
+    # `describe`'s player and tags without its words, where the game has its own way to them (None: read
     # off `describe`). The statistics read only these, for every move of every match.
     marks: Callable[[S, Event, S], Mark] | None = None
     # The rules version this Game plays, and every version published before it (each a whole Game, oldest
@@ -303,7 +303,7 @@ class Game(Generic[S]):
         """The game a package's modules make (docs/ADDING_A_GAME.md).
 
         `rules`: NAME, MIN_PLAYERS, MAX_PLAYERS, OPTIONS, `start`, HANDLERS, `is_finished`, `scores` (and `totals`
-        where it has a cheaper way to them); `events`: EVENTS; `moves`: `legal_moves`; `view`: `to_json`, `describe`
+        where it has its own way to them); `events`: EVENTS; `moves`: `legal_moves`; `view`: `to_json`, `describe`
         (and `marks`, `board_extras` where it has them); `player`: `random_match`; `bag`: DRAWS; `hindsight`: the
         `Hindsight` names; `notation`: `to_notation`, `parse`, `pad_path`, `templates`. `about`: the rest of the
         descriptor (title, tags, state keys, hidden state, state_bytes).
@@ -401,7 +401,7 @@ class Game(Generic[S]):
                 + ", ".join(sorted(COMMON_EVENT_TYPES | self.event_types))
             )
         data = event.data
-        if type(data) is not dict and not isinstance(data, Mapping):  # the exact type first: an ABC check is slow
+        if type(data) is not dict and not isinstance(data, Mapping):
             raise IllegalEvent(f"{event.type}: data must be a JSON object")
         if self.is_finished(state):
             raise IllegalEvent("the match is finished; only notes and rewinds are accepted")
