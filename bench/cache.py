@@ -9,7 +9,7 @@
    (rewritten by `rebuild_snapshots`), at the seq just before the next snapshot (the most to fold), beside
    the snapshots' bytes: how N was chosen.
 3. `bytes per state`: tracemalloc's figure for a fold of 1,000 and 5,000 events of each game, beside the
-   cache's estimate (recorder/store/fold_cache.py's BYTES_PER_STATE).
+   cache's estimate (each game descriptor's `state_bytes`).
 4. `server RSS`: `scorebook serve` (a subprocess, SQLite) over TOUCH matches of 1,000 events (copies of
    one match per game, made in SQL), each read once through GET /api/matches/{id}/state; VmRSS before the
    first read and after the last, beside the configured bound — with snapshots (each read resumes from
@@ -129,8 +129,8 @@ def every_n(sb: Any, match_id: str, rng: random.Random) -> list[tuple[int, float
 def bytes_per_state(logs: dict[str, list[dict[str, Any]]]) -> None:
     import gc
 
+    from projections.registry import get_game
     from projections.timeline import fold_dicts
-    from recorder.store.fold_cache import BYTES_PER_STATE
 
     print("\nBytes per held state of a fold: tracemalloc (events, states and what they share) vs the cache's estimate")
     print("  ".join(f"{h:>14}" for h in ("game", "events", "tracemalloc", "estimate", "estimate/real")))
@@ -142,7 +142,7 @@ def bytes_per_state(logs: dict[str, list[dict[str, Any]]]) -> None:
             real = tracemalloc.get_traced_memory()[0] / n
             tracemalloc.stop()
             del fold
-            est = BYTES_PER_STATE[game]
+            est = get_game(game).descriptor.state_bytes
             print("  ".join(f"{c:>14}" for c in (game, n, f"{real:.0f}", est, f"{est / real:.2f}")))
 
 

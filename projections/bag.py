@@ -6,8 +6,8 @@ revealed (`bag_revealed`) when the match ends, so anyone can re-derive every dra
 both sides need and another implementation can redo from FORMAT.md:
 
 - the shuffle: Fisher–Yates driven by SHA-256(seed ‖ shuffle number ‖ block number), `shuffled`;
-- which events draw how many tiles from which tiles: each game's `bag` module (projections/games/<game>/bag.py,
-  `DRAWS`), with its set taken from its tiles module (Hi-Spot: the match's tile set);
+- which events draw how many tiles from which tiles: each game's `draws` (its package's bag.py, `DRAWS`), with
+  its set taken from its tiles module (Hi-Spot: the match's tile set);
 - the bag as a value (`Bag`): the current shuffle and how much of it is drawn. Before each draw, when the
   tiles the rules have in the bag are not exactly those left in the shuffle (a new round or game put every
   tile back, an exchange or a cleared stack returned some), the bag's tiles are shuffled again with the
@@ -18,15 +18,14 @@ both sides need and another implementation can redo from FORMAT.md:
 from __future__ import annotations
 
 import hashlib
-import importlib
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from functools import cache
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple, Protocol
 
 from projections.errors import IllegalEvent
 from projections.events import Event
-from projections.registry import GAME_NAMES, package_of
+from projections.protocol import Rule
+from projections.registry import GAME_NAMES, all_games, get_game
 
 COMMITTED = "committed"
 SEED_BYTES = 32
@@ -121,15 +120,6 @@ class Bag(NamedTuple):
         return len(self.order) - self.taken
 
 
-class Draw(NamedTuple):
-    """What an event takes from the bag: `n` tiles, with `in_bag` tiles in it at that moment (after
-    any that go back first); `content` lists those tiles in the set's order (asked only to reshuffle)."""
-
-    n: int
-    in_bag: int
-    content: Callable[[], list[str]]
-
-
 class Dealt(NamedTuple):
     """An event dealt from the bag: its data with the drawn tiles written in, the tiles in the order
     drawn, and the bag after it."""
@@ -147,14 +137,6 @@ class NotFromBag(IllegalEvent):
         self.expected, self.found, self.place = expected, found, place
 
 
-class Rule(NamedTuple):
-    """How one event type draws: how many tiles in a state (`draw`), the tiles its data writes, the data filled."""
-
-    draw: Callable[[Any, Mapping[str, Any]], Draw | None]  # None: this event cannot draw in this state
-    written: Callable[[Any, Mapping[str, Any], int], list[Any] | None]  # the tiles written (None: left out)
-    filled: Callable[[Any, Mapping[str, Any], tuple[str | None, ...]], dict[str, Any]]
-
-
 def list_of(value: Any, count: int) -> list[Any] | None:
     """A draw's list as written: absent is `count` tiles left out; a list must have `count` places."""
     if value is None:
@@ -166,26 +148,23 @@ def minus(tiles: Sequence[str], out: set[str]) -> list[str]:
     return [t for t in tiles if t not in out]
 
 
-@cache
-def _rules(game: str) -> Mapping[str, Rule]:
-    """The events of `game` that draw from the bag: its package's `bag` module (projections/games/<game>/bag.py)."""
-    return importlib.import_module(f"projections.games.{package_of(game)}.bag").DRAWS  # type: ignore[no-any-return]
+def _draws(game: str) -> Mapping[str, Rule]:
+    """The events of `game` that draw from the bag (none for a game Scorebook does not know)."""
+    return get_game(game).draws if game in GAME_NAMES else {}
 
 
 def games_with_a_bag() -> frozenset[str]:
-    return frozenset(g for g in GAME_NAMES if _rules(g))
+    return frozenset(g.name for g in all_games() if g.draws)
 
 
 def drawing_types() -> frozenset[str]:
     """Every event type that draws from the bag in some game."""
-    return frozenset(t for g in GAME_NAMES for t in _rules(g))
-
-
+    return frozenset(t for g in all_games() for t in g.draws)
 
 
 def draws(game: str, type: str) -> bool:
     """Whether events of `type` draw from the bag in `game`."""
-    return game in GAME_NAMES and type in _rules(game)
+    return type in _draws(game)
 
 
 def deal(game: str, state: Any, type: str, data: Mapping[str, Any], bag: Bag, seed: bytes) -> Dealt | None:
@@ -194,7 +173,7 @@ def deal(game: str, state: Any, type: str, data: Mapping[str, Any], bag: Bag, se
 
     NotFromBag for a tile written that is not the bag's; IllegalEvent when the data has no place for the
     tiles (a list of another length)."""
-    rule = _rules(game).get(type) if game in GAME_NAMES else None
+    rule = _draws(game).get(type)
     draw = rule.draw(state, data) if rule is not None else None
     if rule is None or draw is None:
         return None
@@ -220,7 +199,7 @@ def deal(game: str, state: Any, type: str, data: Mapping[str, Any], bag: Bag, se
 
 def written(game: str, state: Any, type: str, data: Mapping[str, Any]) -> list[Any]:
     """The tiles `data` writes in the places of the draw it makes in `state` (none when it draws nothing)."""
-    rule = _rules(game).get(type) if game in GAME_NAMES else None
+    rule = _draws(game).get(type)
     draw = rule.draw(state, data) if rule is not None else None
     if rule is None or draw is None:
         return []

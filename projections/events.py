@@ -6,8 +6,7 @@ from typing import Any, NamedTuple
 
 
 class Event(NamedTuple):
-    """Immutable like the frozen dataclass it was, and built in C: a fold builds one per event, and a named
-    tuple costs a third of a frozen dataclass's `__init__` (three `object.__setattr__` calls)."""
+    """One event of a match's log; immutable (a named tuple: docs/PERFORMANCE.md, "Reducers")."""
 
     seq: int
     type: str

@@ -17,8 +17,8 @@ enter, counting still settles some cases: if more of the tiles revealed by some 
 tiles had entered by then, at least one of those that fitted was held (`certain` is then False: the miss is
 certain, which tile it was is not).
 
-Each game says how its hands work in its own `hindsight` module (the same module name in every game
-package): `NO_PLAY`, `PLACED`, `BONUS_TAGS`, `held(state, player)` (known tiles and hidden slots),
+Each game says how its hands work in its `Game.hindsight` (its package's hindsight module, a
+`protocol.Hindsight`): `NO_PLAY`, `PLACED`, `BONUS_TAGS`, `held(state, player)` (known tiles and hidden slots),
 `holding(state, player, tiles)` (the state with `tiles` taken out of hidden slots into the known hand) and
 `flow(before, event, player)` (what an event reveals of the player's hidden slots, how many hidden tiles it
 adds, whether it starts a new round), `bonus_counts(state)`, and `as_table(state, sees)` (hands turned face
@@ -28,30 +28,18 @@ down, for a spectator's legal moves: recorder/legal.py). Pure and deterministic:
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any, NamedTuple
 
 from projections.events import COMMON_EVENT_TYPES, Event
-from projections.protocol import Game
-from projections.registry import package_of
+from projections.protocol import Flow, Game, Hindsight
 from projections.timeline import Fold
 
 MOVES_SHOWN = 5  # the best placements listed with a miss
 
 
-class Flow(NamedTuple):
-    """What one event does to a player's hidden slots: tiles it reveals from them (placed, returned, shown),
-    hidden tiles it adds (drawn unseen, after any reveal of the same event), and whether it starts a round."""
-
-    revealed: tuple[str, ...] = ()
-    entered: int = 0
-    new_round: bool = False
-
-
-NOTHING = Flow()
+NOTHING = Flow()  # an event that neither reveals nor hides a tile of the player's
 
 
 # A game with nothing to find (no draw, pass or bonus: `NO_PLAY` and `BONUS_TAGS` empty) takes these for its
@@ -93,14 +81,9 @@ class Missed:
         }
 
 
-def rules_of(game: Game[Any]) -> ModuleType:
-    """The game's `hindsight` module (projections/games/<game>/hindsight.py)."""
-    return importlib.import_module(f"projections.games.{package_of(game.name)}.hindsight")
-
-
 def missed_plays(fold: Fold[Any]) -> list[Missed]:
     """Every certain missed play of the match, in seq order (events a rewind superseded are skipped)."""
-    rules = rules_of(fold.game)
+    rules = fold.game.hindsight
     if not rules.NO_PLAY and not rules.BONUS_TAGS:
         return []
     events = [e for e in fold.events if e.type not in COMMON_EVENT_TYPES and e.seq not in fold.superseded_by]
@@ -127,7 +110,7 @@ class _Reveal(NamedTuple):
     seq: int
 
 
-def _reveals(fold: Fold[Any], rules: ModuleType, events: Sequence[Event], i: int, player: str,
+def _reveals(fold: Fold[Any], rules: Hindsight, events: Sequence[Event], i: int, player: str,
              until_entry: bool) -> list[_Reveal]:
     """The tiles revealed from `player`'s hidden slots from event i to the end of the round, each with the
     number of hidden tiles that had entered the hand by then (`until_entry`: stop at the first that enters)."""
@@ -150,7 +133,7 @@ def _reveals(fold: Fold[Any], rules: ModuleType, events: Sequence[Event], i: int
 
 
 def _placements(
-    game: Game[Any], rules: ModuleType, state: Any, player: str, tiles: Sequence[str]
+    game: Game[Any], rules: Hindsight, state: Any, player: str, tiles: Sequence[str]
 ) -> list[dict[str, Any]]:
     """The placements `player` could record in `state` holding `tiles` besides the known hand, each with its
     notation, best first (points, then notation: deterministic)."""
@@ -160,7 +143,7 @@ def _placements(
     return sorted(out, key=lambda m: (-int(m.get("points", 0)), m["notation"]))
 
 
-def _missed_placement(fold: Fold[Any], rules: ModuleType, events: Sequence[Event], i: int, player: str,
+def _missed_placement(fold: Fold[Any], rules: Hindsight, events: Sequence[Event], i: int, player: str,
                       names: Mapping[str, str]) -> Missed | None:
     e = events[i]
     before = fold.state_at(e.seq - 1)
@@ -202,7 +185,7 @@ def _missed_placement(fold: Fold[Any], rules: ModuleType, events: Sequence[Event
                   revealed_at=tuple(sorted({r.seq for r in chosen})), text=text)
 
 
-def _missed_bonus(fold: Fold[Any], rules: ModuleType, events: Sequence[Event], i: int, player: str,
+def _missed_bonus(fold: Fold[Any], rules: Hindsight, events: Sequence[Event], i: int, player: str,
                   names: Mapping[str, str]) -> Missed | None:
     e = events[i]
     before = fold.state_at(e.seq - 1)
@@ -236,10 +219,3 @@ def _and(items: Sequence[str], word: str = "and") -> str:
     if len(items) <= 1:
         return "".join(items)
     return f"{', '.join(items[:-1])} {word} {items[-1]}"
-
-
-def missed_by_seq(missed: Sequence[Missed]) -> dict[int, list[Missed]]:
-    out: dict[int, list[Missed]] = {}
-    for m in missed:
-        out.setdefault(m.seq, []).append(m)
-    return out

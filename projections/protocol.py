@@ -1,11 +1,13 @@
-"""What a game is: a descriptor (everything the rest of the project needs to know about it) and the
-reducer functions the log machinery (`timeline.py`) calls.
+"""What a game is: one `Game` object, a descriptor (everything the rest of the project needs to know about
+it) and the functions the log machinery (`timeline.py`), the committed bag (`bag.py`) and hindsight
+(`hindsight.py`) call.
 
-A game package (`projections/games/<game>/`) assembles one `Game` in its `__init__`: its `rules`
-module provides `start` and the event handlers, `moves` the legal moves, `view` the descriptions and
-the state JSON, `player` the seeded random player. `Game.apply` applies the guards every game shares
-(the match is finished, the type is unknown, the data is not an object) once, then dispatches to the
-game's handler for the event type, the way boardgame.io dispatches through its `moves` map.
+A game package (`projections/games/<game>/`) builds its `Game` from its modules with `Game.from_modules`:
+`rules` provides `start`, the event handlers and the scores, `moves` the legal moves, `view` the
+descriptions and the state JSON, `player` the seeded random player, `notation` the scorepad's lines, `bag`
+the draws from a committed bag, `hindsight` what the game's hands hide. `Game.apply` applies the guards
+every game shares (the match is finished, the type is unknown, the data is not an object) once, then
+dispatches to the game's handler for the event type, the way boardgame.io dispatches through its `moves` map.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any, Generic, Protocol, TypeVar
+from types import ModuleType
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from pydantic import BaseModel
 
@@ -86,6 +89,10 @@ class Descriptor:
     max_players: int
     options: Mapping[str, Option]
     events: tuple[EventSpec, ...]
+    # Bytes one held state of a fold takes (the event and the state, with what persistent states share): the
+    # fold cache's bound counts each of a fold's states at this (recorder/store/fold_cache.py). Measured with
+    # tracemalloc over folds of long random matches and rounded up; bench/cache.py measures it again.
+    state_bytes: int
     # Annotation tags: bonuses and captures (the replay's "next bonus", the statistics), penalties,
     # and every tag the statistics page counts per player, with its label.
     bonus_tags: tuple[str, ...] = ()
@@ -153,6 +160,69 @@ class RulesVersion:
 FIRST_RULES = RulesVersion(1, "the rules as first published")
 
 
+class Draw(NamedTuple):
+    """What an event takes from a committed bag (projections/bag.py): `n` tiles, with `in_bag` tiles in it at that
+    moment (after any that go back first); `content` lists those tiles in the set's order (asked only to reshuffle)."""
+
+    n: int
+    in_bag: int
+    content: Callable[[], list[str]]
+
+
+class Rule(NamedTuple):
+    """How one event type draws from a committed bag: how many tiles in a state (`draw`), the tiles its data
+    writes, the data filled."""
+
+    draw: Callable[[Any, Mapping[str, Any]], Draw | None]  # None: this event cannot draw in this state
+    written: Callable[[Any, Mapping[str, Any], int], list[Any] | None]  # the tiles written (None: left out)
+    filled: Callable[[Any, Mapping[str, Any], tuple[str | None, ...]], dict[str, Any]]
+
+
+class Flow(NamedTuple):
+    """What one event does to a player's hidden slots: tiles it reveals from them (placed, returned, shown),
+    hidden tiles it adds (drawn unseen, after any reveal of the same event), and whether it starts a round."""
+
+    revealed: tuple[str, ...] = ()
+    entered: int = 0
+    new_round: bool = False
+
+
+class Hindsight(Protocol):
+    """What "could they have played?" (projections/hindsight.py) needs to know of a game's hands: a game's
+    `hindsight` module (docs/ADDING_A_GAME.md)."""
+
+    @property
+    def NO_PLAY(self) -> frozenset[str]:
+        """The events of a player who did not place: a draw, a pass, an exchange."""
+
+    @property
+    def PLACED(self) -> str:
+        """The placement's event type."""
+
+    @property
+    def BONUS_TAGS(self) -> tuple[str, ...]:
+        """Placement bonuses a player can miss."""
+
+    @property
+    def TAG_WORDS(self) -> Mapping[str, str]:
+        """Each of `BONUS_TAGS` in words."""
+
+    def held(self, state: Any, player: str) -> tuple[tuple[str, ...], int] | None:
+        """The player's known tiles and hidden slots (None: no hand)."""
+
+    def holding(self, state: Any, player: str, tiles: tuple[str, ...]) -> Any:
+        """`state` with `tiles` taken out of the player's hidden slots."""
+
+    def flow(self, before: Any, event: Event, player: str) -> Flow:
+        """What `event` reveals of the player's hidden slots and adds to them."""
+
+    def bonus_counts(self, state: Any) -> bool:
+        """Whether a placement in `state` may score a placement bonus."""
+
+    def as_table(self, state: Any, sees: Callable[[str], bool]) -> Any:
+        """`state` with the hands of the players `sees` refuses turned face down."""
+
+
 class RandomMatch(Protocol):
     def __call__(
         self, rng: random.Random, players: list[dict[str, str]], options: dict[str, Any] | None = None
@@ -191,6 +261,10 @@ class Game(Generic[S]):
     describe: Callable[[S, Event, S], Annotation]  # (before, event, after)
     # A complete legal match log (import form: type and data), played by a seeded random player.
     random_match: RandomMatch
+    # The events that draw from a committed bag, by type (projections/bag.py); none for a game without a bag.
+    draws: Mapping[str, Rule]
+    # What the game's hands hide, for "could they have played?" (projections/hindsight.py).
+    hindsight: Hindsight
     # What a board needs besides the state JSON, from match_started's data (tile values, dot patterns).
     board_extras: Callable[[Mapping[str, Any]], dict[str, Any]] = _no_extras
     # The scorepad's one-line notation (docs/scorepad.md): an event ({type, data}) as a line, and a line
@@ -202,15 +276,63 @@ class Game(Generic[S]):
     pad_path: Callable[[Mapping[str, Any]], tuple[PadStep, ...]] = _no_path
     # The pad's line templates in a state: (label, line prefix) for events typed with tiles read off the table.
     pad_templates: Callable[[S], list[tuple[str, str]]] = _no_templates
-    # `scores(state).totals` for a game that has a cheaper way to them (None: read off `scores`).
+    # `scores(state).totals` without the rounds, where the game has its own way to them (None: read off `scores`).
     totals: Callable[[S], Mapping[str, int]] | None = None
-    # `describe`'s player and tags without its words, for a game that has a cheaper way to them (None: read
+    # `describe`'s player and tags without its words, where the game has its own way to them (None: read
     # off `describe`). The statistics read only these, for every move of every match.
     marks: Callable[[S, Event, S], Mark] | None = None
     # The rules version this Game plays, and every version published before it (each a whole Game, oldest
     # first): the registry holds the current version, and a fold takes the one its match_started names.
     rules: RulesVersion = FIRST_RULES
     earlier_versions: tuple[Game[S], ...] = ()
+
+    @classmethod
+    def from_modules(
+        cls,
+        *,
+        rules: ModuleType,
+        events: ModuleType,
+        moves: ModuleType,
+        view: ModuleType,
+        player: ModuleType,
+        bag: ModuleType,
+        hindsight: Hindsight,
+        notation: ModuleType | None = None,
+        **about: Any,
+    ) -> Game[Any]:
+        """The game a package's modules make (docs/ADDING_A_GAME.md).
+
+        `rules`: NAME, MIN_PLAYERS, MAX_PLAYERS, OPTIONS, `start`, HANDLERS, `is_finished`, `scores` (and `totals`
+        where it has its own way to them); `events`: EVENTS; `moves`: `legal_moves`; `view`: `to_json`, `describe`
+        (and `marks`, `board_extras` where it has them); `player`: `random_match`; `bag`: DRAWS; `hindsight`: the
+        `Hindsight` names; `notation`: `to_notation`, `parse`, `pad_path`, `templates`. `about`: the rest of the
+        descriptor (title, tags, state keys, hidden state, state_bytes).
+        """
+        descriptor = Descriptor(
+            name=rules.NAME, min_players=rules.MIN_PLAYERS, max_players=rules.MAX_PLAYERS, options=rules.OPTIONS,
+            events=events.EVENTS, **about,
+        )
+        pad: dict[str, Any] = {}
+        if notation is not None:
+            pad = {"notation": notation.to_notation, "parse_notation": notation.parse,
+                   "pad_path": notation.pad_path, "pad_templates": notation.templates}
+        return cls(
+            descriptor=descriptor,
+            start=rules.start,
+            handlers=rules.HANDLERS,
+            is_finished=rules.is_finished,
+            scores=rules.scores,
+            totals=getattr(rules, "totals", None),
+            to_json=view.to_json,
+            describe=view.describe,
+            marks=getattr(view, "marks", None),
+            board_extras=getattr(view, "board_extras", _no_extras),
+            legal_moves=moves.legal_moves,
+            random_match=player.random_match,
+            draws=bag.DRAWS,
+            hindsight=hindsight,
+            **pad,
+        )
 
     def totals_of(self, state: S) -> Mapping[str, int]:
         """Each player's total in `state`."""
@@ -279,7 +401,7 @@ class Game(Generic[S]):
                 + ", ".join(sorted(COMMON_EVENT_TYPES | self.event_types))
             )
         data = event.data
-        if type(data) is not dict and not isinstance(data, Mapping):  # the exact type first: an ABC check is slow
+        if type(data) is not dict and not isinstance(data, Mapping):
             raise IllegalEvent(f"{event.type}: data must be a JSON object")
         if self.is_finished(state):
             raise IllegalEvent("the match is finished; only notes and rewinds are accepted")

@@ -30,7 +30,7 @@ def _load(name: str) -> Game[Any]:
 
 
 def package_of(name: str) -> str:
-    """The package under projections.games of the game `name` (its per-game modules: `hindsight`, …)."""
+    """The package under projections.games that builds the game `name`."""
     return _PACKAGES[name]
 
 

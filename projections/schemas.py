@@ -13,6 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from projections.protocol import EventSpec, Game
+from projections.registry import GAME_NAMES
 
 
 class EventData(BaseModel):
@@ -27,7 +28,7 @@ class PlayerEntry(EventData):
 
 
 class MatchStarted(EventData):
-    game: str = Field(description="tri-ominos, high-five, hi-spot or hats-off")
+    game: str = Field(description=f"{', '.join(GAME_NAMES[:-1])} or {GAME_NAMES[-1]}")
     players: list[PlayerEntry] = Field(description="clockwise seat order")
     options: dict[str, Any] = Field(default_factory=dict, description="ruleset options; missing ones take defaults")
     meta: dict[str, Any] = Field(default_factory=dict, description="tournament, round, table, date …")

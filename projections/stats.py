@@ -154,8 +154,7 @@ class MatchFacts(MatchSummary):
 
 
 def _counter(counts: dict[K, int]) -> Counter[K]:
-    """A Counter of plain counts, filled as a dict: `Counter(d)` checks the argument against the Mapping ABC
-    and goes through `update`, which made reading the statistics' facts twice as slow."""
+    """A Counter of plain counts, filled as a dict (docs/PERFORMANCE.md, "Read models")."""
     out: Counter[K] = Counter()
     dict.update(out, counts)
     return out
@@ -183,8 +182,8 @@ class _Move:
 
 def _walk(fold: Fold[Any]) -> list[_Move]:
     """Every effective move in order, each marked once and each state scored once: a match's facts ask for
-    both several times per move, and scoring a state is the costliest question of some games. Moves are
-    marked (who, tags), not described: the facts never show an event's words. One pass over the events,
+    both several times per move. Moves are marked (who, tags), not described: the facts never show an
+    event's words. One pass over the events,
     each marked by the game from the states either side of it (`Fold.marks` without looking them up again)."""
     game = fold.game
     totals, marks_of, state_at = game.totals_of, game.marks_of, fold.state_at
@@ -194,7 +193,7 @@ def _walk(fold: Fold[Any]) -> list[_Move]:
     last: Mapping[str, int] = {}
     last_seq = 0
     for event in fold.events:
-        seq, kind, _ = event  # once: a named tuple's fields are read by the generic (slow) attribute path
+        seq, kind, _ = event
         if kind in COMMON_EVENT_TYPES or seq in superseded:  # never seq 1: match_started is no move
             continue
         if last_seq == seq - 1:
@@ -261,7 +260,7 @@ def match_date(meta: Any, recorded: str) -> str:
 
 def match_facts(fold: Fold[Any], match_id: str = "", date: str = "", fingerprint_: str | None = None) -> MatchFacts:
     """Everything the statistics page charts about one match (`fingerprint_`: its fingerprint, if the caller
-    has a cheaper way to it)."""
+    already knows it)."""
     game = fold.game
     sheet = game.scores(fold.state)
     tags: dict[str, Counter[str]] = {pid: Counter() for pid, _ in fold.players}
@@ -307,7 +306,6 @@ def match_facts(fold: Fold[Any], match_id: str = "", date: str = "", fingerprint
 
 def fingerprint(fold: Fold[Any]) -> str:
     """What two copies of one match share: the events' types and data in order (see the module docstring)."""
-    # One encoding of the whole list: encoding event by event cost as much as the rest of the facts.
     events = [[e.type, e.data] for e in fold.events]
     return hashlib.sha256(json.dumps(events, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
@@ -376,8 +374,7 @@ def points_per_turn(facts: Iterable[MatchFacts], player: str | None = None) -> d
 
 
 def _summed(per_match: Iterable[Mapping[str, Mapping[K, int]]], player: str | None) -> dict[str, Counter[K]]:
-    """player -> their counts added up over the matches (only `player`'s when one is given). Added key by key:
-    `Counter.update` costs an ABC check per call, and a statistics request makes one per player and match."""
+    """player -> their counts added up over the matches (only `player`'s when one is given)."""
     out: dict[str, Counter[K]] = {}
     for by_player in per_match:
         for pid, counts in by_player.items():
@@ -389,15 +386,6 @@ def _summed(per_match: Iterable[Mapping[str, Mapping[K, int]]], player: str | No
             for key, n in counts.items():
                 total[key] += n
     return out
-
-
-def tag_kind(game: str, tag: str) -> TagKind:
-    descriptor = get_game(game).descriptor
-    if tag in descriptor.bonus_tags:
-        return "bonus"
-    if tag in descriptor.penalty_tags:
-        return "penalty"
-    return "other"
 
 
 @cache  # asked per match and player on every statistics request

@@ -104,7 +104,7 @@ class Fold(Generic[S]):
             _refuse(start_problem(game.name, event.data))
         if not isinstance(event.data.get("meta", {}), dict):
             raise IllegalEvent("match_started: meta must be a JSON object (tournament, round, table, date…)")
-        state = unshared(game.start(event.data))  # evolve's copies of it read their fields fast
+        state = unshared(game.start(event.data))  # the fold's states are copies of this one
         players = tuple((p["id"], p.get("name") or p["id"]) for p in event.data["players"])
         return Fold(game, players, [event], [state], 1)
 
@@ -243,8 +243,7 @@ class Fold(Generic[S]):
         return events, states
 
     def _with(self, events: list[Event], states: list[S], n: int, superseded: Mapping[int, int]) -> Fold[S]:
-        """This match's fold holding `events` and `states` up to seq `n` (slots set directly: cheaper than
-        `__init__`'s keywords, once per event)."""
+        """This match's fold holding `events` and `states` up to seq `n`."""
         new: Fold[S] = _new(Fold)
         new.game, new.players, new._base, new._start, new._earlier = (
             self.game, self.players, self._base, self._start, self._earlier)
@@ -254,9 +253,7 @@ class Fold(Generic[S]):
     def extend(self, events: Iterable[Event]) -> Fold[S]:
         """The fold with `events` appended in order, or the first one's IllegalEvent; `self` is never changed.
 
-        The same as `apply` event by event, with no Fold built for the states in between. (The cyclic
-        collector is left alone: pausing it for the fold left one large pass over the whole fold for
-        later, which cost more than the small passes it saved, its memory being no longer in cache.)"""
+        The same as `apply` event by event, with no Fold built for the states in between."""
         own, states = self._held_lists()
         n, superseded, state = self._n, self.superseded_by, states[-1]
         game = self.game
@@ -264,7 +261,7 @@ class Fold(Generic[S]):
             events = upcast_all(game.name, events)
         handlers, finished = game.handlers, game.is_finished
         for event in events:
-            seq, t, data = event  # once: a named tuple's fields are read by the generic (slow) attribute path
+            seq, t, data = event
             # `apply`'s test and `Game.apply`'s guards: the usual game event is applied here, anything else by
             # `apply` itself, which refuses it or takes a shared event. A handler is found only for a game's
             # own types (never a shared one: tests/test_game_contract.py), so `t` is then a non-empty string.
@@ -283,10 +280,9 @@ class Fold(Generic[S]):
     def run(self, events: Sequence[Event], marks: Container[int] = ()) -> tuple[Fold[S], dict[int, Fold[S]]]:
         """`extend` for a log that is checked once and stored (an import): the fold after the last event, and
         the fold at each seq in `marks` that it reaches, each holding only its own state, as if resumed there
-        from a snapshot (with no `earlier` loader). The states in between are not kept: a long log's thousands
-        of them cost memory and the cyclic collector's passes, and nobody replays them before the log is
-        stored. A log holding more than the game's own events in order (a note, a rewind) is folded by `extend`
-        instead, which keeps every state; the marks are then that fold's."""
+        from a snapshot (with no `earlier` loader). The states in between are not kept: nobody replays them
+        before the log is stored. A log holding more than the game's own events in order (a note, a rewind) is
+        folded by `extend` instead, which keeps every state; the marks are then that fold's."""
         game = self.game
         todo = list(upcast_all(game.name, events)) if after_start(game.name) else events
         handlers, finished = game.handlers, game.is_finished
@@ -403,6 +399,5 @@ def fold(events: Iterable[Event]) -> Fold[Any]:
 
 def fold_dicts(lines: Iterable[Mapping[str, Any]]) -> Fold[Any]:
     """Fold import-form events ({type, data}), numbering them 1, 2, 3 …"""
-    # A missing type or data reads as empty, which the fold refuses with its reason. Each Event is built
-    # from its tuple directly (`tuple.__new__`, in C), not through the named tuple's Python `__new__`.
+    # A missing type or data reads as empty, which the fold refuses with its reason.
     return fold(_tuple(Event, (i, line.get("type", ""), line.get("data", {}))) for i, line in enumerate(lines, start=1))

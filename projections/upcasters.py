@@ -38,7 +38,7 @@ def _without_rules_version(data: Data) -> bool:
 
 
 def match_started_rules_version_1(data: Data) -> dict[str, Any]:
-    """match_started recorded before rules versions existed (issue 15) played the first published rules."""
+    """match_started recorded without a rules version played the first published rules."""
     return {**data, "rules_version": 1}
 
 

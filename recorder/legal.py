@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 from projections.errors import IllegalEvent
 from projections.events import Event
-from projections.hindsight import Missed, missed_plays, rules_of
+from projections.hindsight import Missed, missed_plays
 from projections.notation import legal_moves
 from projections.redaction import View, redact_data
 from projections.timeline import Fold
@@ -77,7 +77,7 @@ def table_fold(whole: Fold[Any], view: View) -> Fold[Any]:
     d = whole.game.descriptor
     events = whole.events
     table = Fold.begin(events[0])
-    as_table = rules_of(whole.game).as_table
+    as_table = whole.game.hindsight.as_table
     for e in events[1:]:
         redacted = Event(e.seq, e.type, redact_data(d, e.type, e.data, view)[0])
         try:
@@ -113,7 +113,7 @@ def legal_answer(
         moves = [] if at.finished else legal_moves(at.game, at.state, players)
     except IllegalEvent as e:
         raise BadRequest(e.reason) from e
-    rules = rules_of(at.game)
+    rules = at.game.hindsight
     unseen = {}
     for pid in players:
         held = rules.held(at.state, pid)

@@ -108,8 +108,12 @@ def test_the_dashboard_talks_no_sql() -> None:
 GAME_PACKAGES = sorted(p.name for p in GAMES.iterdir() if (p / "__init__.py").exists())
 
 
-def test_there_are_four_game_packages() -> None:
-    assert GAME_PACKAGES == ["hats_off", "hi_spot", "high_five", "tri_ominos"]
+def test_the_game_packages_on_disk_are_the_registrys() -> None:
+    from projections.registry import GAME_NAMES, get_game, package_of
+
+    assert GAME_PACKAGES == sorted(package_of(name) for name in GAME_NAMES)
+    for name in GAME_NAMES:  # and each package builds the game the registry files under its name
+        assert get_game(name).name == name
 
 
 @pytest.mark.parametrize("package", GAME_PACKAGES)

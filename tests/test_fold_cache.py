@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from sqlalchemy.engine import Engine
 
+from projections.registry import GAME_NAMES, get_game
 from projections.timeline import EarlierNotHeld, Fold, fold_dicts
 from recorder.facade import Scorebook
 from recorder.log.file import GENESIS, import_lines
 from recorder.store.fold_cache import (
-    BYTES_PER_STATE,
     CACHE_MB_ENV,
     ENTRY_BYTES,
     FoldCache,
@@ -20,7 +20,7 @@ from recorder.store.fold_cache import (
 from recorder.store.matches import EventStore, StoredFold
 from tests.test_snapshots import EVERY, LENGTH, SECRET, log_of
 
-HATS = BYTES_PER_STATE["hats-off"]  # the estimate per held Hats Off state
+HATS = get_game("hats-off").descriptor.state_bytes  # the estimate per held Hats Off state
 
 
 def test_the_fold_cache_stays_under_its_byte_bound(engine: Engine) -> None:
@@ -101,18 +101,17 @@ def test_a_resumed_fold_without_a_loader_says_it_holds_no_earlier_state_and_stay
     assert not a.holds(19) and a.holds(20)
 
 
-@pytest.mark.parametrize("game", ["tri-ominos", "high-five", "hi-spot", "hats-off"])
+@pytest.mark.parametrize("game", GAME_NAMES)
 def test_the_estimate_per_state_covers_what_a_fold_holds(game: str) -> None:
-    # The byte bound is only as good as BYTES_PER_STATE: a fold of a long random match must hold no more per
-    # event than the estimate (tracemalloc: its events, states and what they share).
+    # The byte bound is only as good as each descriptor's state_bytes: a fold of a long random match must hold no
+    # more per event than the estimate (tracemalloc: its events, states and what they share).
     import gc
     import random
     import tracemalloc
 
-    from projections.registry import get_game
-    targets = {"tri-ominos": 1500, "high-five": 300, "hi-spot": 600, "hats-off": 900}
+    targets = {"tri-ominos": 1500, "high-five": 300, "hats-off": 900}  # long matches; 600 points for the others
     players = [{"id": p, "name": p.title()} for p in ("ann", "bo", "cy")]
-    log = get_game(game).random_match(random.Random(7), players, {"target_score": targets[game]})[:1500]
+    log = get_game(game).random_match(random.Random(7), players, {"target_score": targets.get(game, 600)})[:1500]
     gc.collect()
     tracemalloc.start()
     try:
@@ -121,4 +120,5 @@ def test_the_estimate_per_state_covers_what_a_fold_holds(game: str) -> None:
     finally:
         tracemalloc.stop()
     assert fold.seq == len(log)
-    assert held <= BYTES_PER_STATE[game], f"{game}: {held:.0f} bytes per event held, estimated {BYTES_PER_STATE[game]}"
+    estimate = get_game(game).descriptor.state_bytes
+    assert held <= estimate, f"{game}: {held:.0f} bytes per event held, estimated {estimate}"

@@ -17,7 +17,7 @@ import pytest
 from projections.events import Event
 from projections.games.hats_off import rules as hats_rules
 from projections.games.hats_off.board import Board
-from projections.persistent import evolve, fields_of, rebuilt
+from projections.persistent import evolve, updater
 from projections.registry import get_game
 from projections.timeline import fold_dicts
 
@@ -111,15 +111,11 @@ def test_evolve_copies_refuses_a_misspelled_field_and_accepts_remembered_values(
         evolve(state, _memo=2, playz=1)  # a remembered name accepted before does not let a misspelling through
 
 
-def test_rebuilt_is_evolve_field_by_field() -> None:
+def test_an_updater_is_evolve_bound_to_its_fields() -> None:
     game = get_game("high-five")
     state = fold_dicts(game.random_match(random.Random(4), PLAYERS)[:3]).state
-    new = fields_of(state)
-    new["plays"] = state.plays + 1
-    moved = rebuilt(state, new)
+    moved = updater(type(state), "plays")(state, plays=state.plays + 1)
     assert moved == evolve(state, plays=state.plays + 1) and moved.plays == state.plays + 1
     assert type(moved) is type(state) and state.plays == moved.plays - 1
-    misspelled = fields_of(state)
-    misspelled["playz"] = 1
     with pytest.raises(AssertionError, match="playz"):
-        rebuilt(state, misspelled)
+        updater(type(state), "playz")

@@ -1,4 +1,4 @@
-"""Clubs: the player registry and tournaments, kept as event streams like matches (issue 14).
+"""Clubs: the player registry and tournaments, kept as event streams like matches.
 
 Pure, like the games: each kind of stream (`protocol.StreamKind`) checks an event, then applies it, and
 refuses an illegal one with a reason (`IllegalEvent`), never half-applied. The store (`recorder.store.streams`)

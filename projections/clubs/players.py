@@ -1,4 +1,4 @@
-"""The club's player registry (issue 14): one stream saying who plays, under which id, name and club.
+"""The club's player registry: one stream saying who plays, under which id, name and club.
 
 An id is for good: a player is renamed, never registered again, and an id once used (a merged one too) is
 never given to anyone else, so every match, tournament and rating naming it keeps meaning the same person.

@@ -1,4 +1,4 @@
-"""A tournament (issue 14): entries, rounds of tables, the matches played at them and their results.
+"""A tournament: entries, rounds of tables, the matches played at them and their results.
 
 A round is paired (by `pairings.pair_next_round` or by hand), each table gets the match recorded at it, and
 the store takes the table's result from that match once it is finished (`result_taken`: never typed in). A

@@ -1,9 +1,9 @@
 """The store's fold cache: the latest StoredFold of recently used matches, bounded in bytes.
 
 A fold's size is estimated, not measured (measuring a graph of shared persistent states is far too
-slow for every publish): the number of states it holds × what one state of its game costs, measured
-with tracemalloc over folds of long random matches (bench/cache.py prints the estimate beside
-tracemalloc's figure; docs/PERFORMANCE.md has the method). The bound is $SCOREBOOK_CACHE_MB MiB, else
+slow for every publish): the number of states it holds × what one state of its game costs, its descriptor's
+`state_bytes`, measured with tracemalloc over folds of long random matches (bench/cache.py prints the
+estimate beside tracemalloc's figure; docs/PERFORMANCE.md has the method). The bound is $SCOREBOOK_CACHE_MB MiB, else
 `DEFAULT_CACHE_MB`; least recently published or read folds go first.
 """
 
@@ -31,10 +31,6 @@ E = TypeVar("E", bound=CachedFold)
 
 CACHE_MB_ENV = "SCOREBOOK_CACHE_MB"
 DEFAULT_CACHE_MB = 256
-# Bytes per held state (event + state, with what persistent states share), from tracemalloc over folds
-# of 5,000-event random matches, rounded up (bench/cache.py measures them again).
-BYTES_PER_STATE = {"tri-ominos": 3800, "high-five": 1600, "hi-spot": 1900, "hats-off": 1900}
-UNKNOWN_GAME_BYTES = max(BYTES_PER_STATE.values())
 ENTRY_BYTES = 4096  # the entry, the fold object, the match_started event, a snapshot's own copies
 
 
@@ -54,11 +50,16 @@ def configured_bytes(cache_bytes: int | None = None) -> int:
     return DEFAULT_CACHE_MB * 1024 * 1024
 
 
+def held_bytes(fold: Fold[Any]) -> int:
+    """What the states `fold` holds take, as estimated: each its game's `state_bytes`."""
+    return fold.held_states * fold.game.descriptor.state_bytes
+
+
 def estimated_bytes(stored: CachedFold) -> int:
     fold = stored.fold
     if fold is None:
         return ENTRY_BYTES
-    return ENTRY_BYTES + fold.held_states * BYTES_PER_STATE.get(fold.game.name, UNKNOWN_GAME_BYTES)
+    return ENTRY_BYTES + held_bytes(fold)
 
 
 class FoldCache(Generic[E]):

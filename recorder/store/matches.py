@@ -75,7 +75,7 @@ from recorder.sql.tables import (
 from recorder.sql.turns import AppendTurns
 from recorder.store.bag import Dealers, committed, retry_check, store_seed, verified, without_commitment
 from recorder.store.bag import start as bag_start
-from recorder.store.fold_cache import BYTES_PER_STATE, UNKNOWN_GAME_BYTES, FoldCache, configured_bytes
+from recorder.store.fold_cache import FoldCache, configured_bytes, held_bytes
 from recorder.store.snapshots import SNAPSHOT_EVERY, Snapshots, load_key, snapshot_key
 
 MAX_BATCH = 1000
@@ -758,7 +758,7 @@ class EventStore:
                 f"the stored events of match {match_id} up to seq {seq} no longer end in the hash they had when "
                 f"its snapshot was taken; `scorebook verify {match_id}` shows it", seq)
         fold = stored.fold
-        self._cache.grow(match_id, fold.held_states * BYTES_PER_STATE.get(fold.game.name, UNKNOWN_GAME_BYTES))
+        self._cache.grow(match_id, held_bytes(fold))
         return fold
 
     # -- reading -----------------------------------------------------------------------------------

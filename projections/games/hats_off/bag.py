@@ -6,6 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from projections.bag import Rule
+from projections.protocol import Rule
 
 DRAWS: Mapping[str, Rule] = {}

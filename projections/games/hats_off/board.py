@@ -17,9 +17,8 @@ HATS_OFF_BONUS = 5
 HatId = tuple[str, int]  # (owner, hat number 1–6)
 
 
-# Places are named tuples: parsed on every launch and looked up in dicts by the board, and a named tuple is
-# built, hashed and compared in C (a frozen dataclass's `__init__` and `__hash__` are Python functions).
-# A Hole (two fields) never equals an InHat (one), and the board keys holes and hats in separate dicts.
+# Places are named tuples (docs/PERFORMANCE.md, "Reducers"). A Hole (two fields) never equals an InHat (one),
+# and the board keys holes and hats in separate dicts.
 class Hole(NamedTuple):
     area: str  # the player whose target area it is
     number: int
@@ -33,7 +32,7 @@ class InHat(NamedTuple):
 Place = Hole | InHat | str
 
 
-class Landing(NamedTuple):  # a tuple: one is built per launch, and a tuple is built in C
+class Landing(NamedTuple):
     place: Place
     counts: bool  # False: launched after HATS OFF without being in flight — recorded, worth nothing
     in_flight: bool = False
@@ -71,7 +70,7 @@ class Board:
         another), not copied from this board's on every launch.
         """
         new = object.__new__(Board)
-        # Each mapping copied, then added to (copying clones the table: faster than `{**d, k: v}`).
+        # Each mapping copied, then added to: this board's stay as they are.
         new.hats = hats = dict(self.hats)
         hats[hid] = landing
         new.holder, new.in_hole, new._bottom = self.holder, self.in_hole, {}

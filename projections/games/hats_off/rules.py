@@ -32,7 +32,7 @@ from projections.games.hats_off.board import (
     Place,
 )
 from projections.options import Option, Player, is_int, parse_options, parse_players, positive_int, require
-from projections.persistent import evolve, unshared
+from projections.persistent import evolve, unshared, updater
 from projections.protocol import Handler, ScoreSheet
 
 NAME = "hats-off"
@@ -54,8 +54,7 @@ class Phase(StrEnum):
 class State:
     players: tuple[Player, ...]
     target: int
-    # A factory, not a default: a default is also a class attribute, and CPython 3.11 does not specialise an
-    # attribute read (`state.phase`, asked on every event) that a class attribute of a mutable type shadows.
+    # A factory, not a plain default (docs/PERFORMANCE.md, "Reducers").
     phase: Phase = field(default_factory=lambda: Phase.BETWEEN_ROUNDS)
     round: int = 0  # the running round, or the last one played
     caller: str | None = None  # who called READY-SET-GO for `round`
@@ -78,16 +77,15 @@ class State:
         return self.phase is _FINISHED
 
 
-_IN_ROUND, _FINISHED = Phase.IN_ROUND, Phase.FINISHED  # `Phase.X` is looked up through the enum's metaclass
-_tuple = tuple.__new__  # named tuples built straight from a tuple, in C (their `__new__` is a Python function)
-_new, _setattr = object.__new__, object.__setattr__  # a state from a changed copy of its fields (`rebuilt`, inline)
+_IN_ROUND, _FINISHED = Phase.IN_ROUND, Phase.FINISHED  # (docs/PERFORMANCE.md, "Reducers")
+_tuple = tuple.__new__  # named tuples straight from a tuple
 
 
 def board_of(state: State) -> Board:
     """The board of `state.hats`, kept with the state: `hats` is never changed, so it stays right.
 
     The memo sits in the instance dict, outside the dataclass fields (equality and repr ignore it); a copy
-    made with `evolve` carries it along, so it is used only while it was built from these very `hats`.
+    made by an updater carries it along, so it is used only while it was built from these very `hats`.
     """
     board = state.__dict__.get("_board")
     if board is None or board.hats is not state.hats:
@@ -119,7 +117,7 @@ def round_points(state: State) -> dict[str, int]:
 
 
 def sum_rounds(players: tuple[Player, ...], rounds: Any) -> dict[str, int]:
-    return {p.id: sum(map(itemgetter(p.id), rounds)) for p in players}  # summed in C, not by a generator
+    return {p.id: sum(map(itemgetter(p.id), rounds)) for p in players}
 
 
 def is_finished(state: State) -> bool:
@@ -129,7 +127,7 @@ def is_finished(state: State) -> bool:
 def scores(state: State) -> ScoreSheet:
     """The score sheet, kept with the state as `board_of` keeps the board: the statistics and the event words
     ask for the same state's scores several times, and the round's points walk every hat. The memo is used
-    only while every field it was read from is the very same object (a copy by `evolve` carries it along).
+    only while every field it was read from is the very same object (a copy made by an updater carries it along).
     Callers get a copy of its lists and dicts, so none can change what the next caller reads."""
     sheet = _kept_sheet(state)
     return ScoreSheet(dict(sheet.totals), [dict(r) for r in sheet.rounds], sheet.finished, list(sheet.winners))
@@ -352,7 +350,7 @@ def round_started(state: State, data: Mapping[str, Any]) -> State:
             f"round {state.round + 1}'s READY-SET-GO is called by {due.name} (callers go clockwise), "
             f"not {player_name(state, caller)}"
         )
-    return unshared(State(  # the round's states are copies of this one: a dict of its own reads fast
+    return unshared(State(  # the round's states are copies of this one
         players=state.players, target=state.target, phase=Phase.IN_ROUND, round=state.round + 1,
         caller=caller, past=state.past, past_totals=state.past_totals, seats=state.seats,
     ))
@@ -392,13 +390,7 @@ def hat_launched(state: State, data: Mapping[str, Any]) -> State:
     elif place == InHat(hid):
         raise IllegalEvent(f"{hat_name(state, hid)} cannot be nested inside itself")
     board = board.with_launch(hid, _tuple(Landing, (place, counts, in_flight)))
-    new = state.__dict__.copy()  # `fields_of` and `rebuilt`, inline: the most frequent event
-    new["hats"] = board.hats
-    new["last"] = (what, hid, place, counts)
-    new["_board"] = board
-    out = _new(State)
-    _setattr(out, "__dict__", new)
-    return out
+    return _launch(state, hats=board.hats, last=(what, hid, place, counts), _board=board)
 
 
 def hats_off_called(state: State, data: Mapping[str, Any]) -> State:
@@ -473,6 +465,10 @@ def round_ended(state: State, data: Mapping[str, Any]) -> State:
         state, phase=Phase.FINISHED if finished else Phase.BETWEEN_ROUNDS, past=past, past_totals=totals,
         winners=leaders if finished else (),
     )
+
+
+# What a launch changes: the hats, and the board they make (kept with the state, `board_of`).
+_launch = updater(State, "hats", "last", "_board")
 
 
 HANDLERS: dict[str, Handler[State]] = {

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from projections.bag import Draw, Rule, list_of, minus
+from projections.bag import list_of, minus
 from projections.games.hi_spot import rules as hs
+from projections.protocol import Draw, Rule
 
 
 def _content(state: hs.State, back: Sequence[str] = ()) -> Callable[[], list[str]]:

@@ -15,8 +15,9 @@ from typing import Any
 
 from projections.events import Event
 from projections.games.hi_spot.rules import State, tiles_held
-from projections.hindsight import NOTHING, Flow
+from projections.hindsight import NOTHING
 from projections.persistent import evolve
+from projections.protocol import Flow
 
 NO_PLAY = frozenset({"tiles_exchanged"})
 PLACED = "tile_placed"

@@ -1,7 +1,7 @@
 """Hi-Spot / Stack-Ominos (RULES.md §3): the rules. Legal moves are in `moves.py`, event
 descriptions and the state JSON in `view.py`; the package's `__init__` assembles `GAME`.
 
-Each event is checked against the state, then a new state is built with `evolve` (a cheap `replace`); the
+Each event is checked against the state, then a new state is built with an updater (persistent.py); the
 tray, racks and turn are tuples and frozensets, so the state passed in is never changed and every
 intermediate state the fold keeps stays valid. The guards every game shares (an unknown type, data
 that is not an object, a finished match) are `Game.apply`'s: the handlers here may assume them.
@@ -42,7 +42,7 @@ from projections.options import (
     positive_int,
     require,
 )
-from projections.persistent import evolve
+from projections.persistent import evolve, updater
 from projections.protocol import Handler, ScoreSheet
 
 NAME = "hi-spot"
@@ -70,15 +70,12 @@ class Phase(StrEnum):
 
 # A stack: (uid, mask, layers, placed_by). uid: its identity within the match (a stack cleared by a 9 and a later
 # one in that section differ); mask: the positions its dots cover; layers: (tile, covered positions) bottom to top;
-# placed_by: the seat that placed each layer, for the board drawing. A plain tuple, like a rack: one is built per
-# placement, and the cyclic collector untracks a plain tuple of ints and strings at its first pass (then the tray
-# holding it), where it tracks a named tuple, and the tray holding one, for good.
+# placed_by: the seat that placed each layer, for the board drawing. A plain tuple, like a rack.
 Stack = tuple[int, int, tuple[tuple[str, int], ...], tuple[int, ...]]
 
 
-# A seat's rack: (the tiles known, how many were drawn unseen by the recorder). A plain tuple, not a named tuple:
-# one is built on most events, and the cyclic collector stops tracking a plain tuple of strings and ints (and
-# then the seats' tuple of racks) at its first pass, where it tracks a named tuple for good.
+# A seat's rack: (the tiles known, how many were drawn unseen by the recorder); a plain tuple
+# (docs/PERFORMANCE.md, "Reducers").
 Rack = tuple[tuple[str, ...], int]
 EMPTY_RACK: Rack = ((), 0)
 
@@ -88,9 +85,7 @@ def tiles_held(rack: Rack) -> int:
 
 
 # A placement: (seat, tile, section 1–9, mask, uid of the stack it went on, the stack's dots after it, new stack,
-# nine, cleared: the full stack went back into the bag). A plain tuple, like a rack: one is built per placement and
-# kept by the turn and the state, and the cyclic collector untracks a plain tuple of ints and strings at its first
-# pass (then the turn's tuple of placements too), where it tracks a named tuple for good.
+# nine, cleared: the full stack went back into the bag). A plain tuple, like a rack.
 Placement = tuple[int, str, int, int, int, int, bool, bool, bool]
 
 
@@ -105,9 +100,7 @@ SegmentKind = Literal["new_stack", "add_to_existing"]
 # may start; segment: None when the next placement begins a segment; points: `turn_points`, kept up to date by each
 # placement (the stacks added to only grow during the turn, so a placement adds the stack's dots after it, less
 # those it counted already: 9 for a 9, a full stack's dots); refilled: the end-of-turn refill is drawn, only
-# turn_ended may follow (the last field). A plain tuple of plain tuples, like a rack: one is built per placement
-# and draw, and the cyclic collector untracks it at its first pass, where it tracks a named tuple (or a tuple
-# holding a frozenset) for good.
+# turn_ended may follow (the last field). A plain tuple of plain tuples, like a rack.
 Turn = tuple[int, tuple[Placement, ...], tuple[int, ...], tuple[int, ...], int | None, SegmentKind | None, int, bool]
 
 
@@ -120,8 +113,7 @@ class State:
     totals: tuple[int, ...]
     rounds: tuple[tuple[int, ...], ...] = ()  # points per round, seat order, the running round included
     round_no: int = 0
-    # A factory, not a default: a default is also a class attribute, and CPython 3.11 does not specialise an
-    # attribute read (`state.phase`, asked on every event) that a class attribute of a mutable type shadows.
+    # A factory, not a plain default (docs/PERFORMANCE.md, "Reducers").
     phase: Phase = field(default_factory=lambda: Phase.BETWEEN_ROUNDS)
     tray: tuple[Stack | None, ...] = (None,) * SECTIONS
     racks: tuple[Rack, ...] = ()
@@ -139,7 +131,7 @@ class State:
     end_reason: str | None = None  # "blocked" | "going_out" for the last round that ended
     deductions: tuple[int, ...] | None = None  # rack dots lost at that round's end
     winners: tuple[str, ...] = ()
-    # From the options, read on most events: plain fields, not a look-up in `options` each time.
+    # From the options, read on most events.
     allow_flip: bool = True
     clear_full_stacks: bool = False
     target_score: int = 200
@@ -343,8 +335,7 @@ def _check_in_bag(state: State, tiles: list[str | None], what: str, back: int = 
     return drawn
 
 
-_PLAY, _RACKS, _FINISHED = Phase.PLAY, Phase.RACKS, Phase.FINISHED  # `Phase.X` goes through the enum's metaclass
-_new, _setattr = object.__new__, object.__setattr__  # a state from a changed copy of its fields (`rebuilt`, inline)
+_PLAY, _RACKS, _FINISHED = Phase.PLAY, Phase.RACKS, Phase.FINISHED  # (docs/PERFORMANCE.md, "Reducers")
 
 
 def _expect_turn(state: State, seat: int, what: str) -> None:
@@ -479,17 +470,13 @@ def _tiles_drawn(state: State, data: Mapping[str, Any]) -> State:
                 return _tiles_drawn_checked(state, data)
             drawn |= bit
     known = tuple(raw) if None not in raw else tuple([t for t in raw if t is not None])
-    new_racks = list(racks)  # `_set`, inline
+    new_racks = list(racks)
     new_racks[seat] = (held + known, hidden + want - len(known))
-    new = state.__dict__.copy()  # `fields_of` and `rebuilt`, inline: one of the most frequent events
-    new["racks"] = tuple(new_racks)
-    new["located_bits"] = taken | drawn
-    new["bag"] = bag - want
     # A draw into an emptied rack is the mid-turn refill: the player may go on with a new segment.
-    new["turn"] = (*turn[:-1], bool(held or hidden))  # `refilled` is the last field
-    out = _new(State)
-    _setattr(out, "__dict__", new)
-    return out
+    return _refilled(
+        state, racks=tuple(new_racks), located_bits=taken | drawn, bag=bag - want,
+        turn=(*turn[:-1], bool(held or hidden)),  # `refilled` is the last field
+    )
 
 
 def _tiles_drawn_checked(state: State, data: Mapping[str, Any]) -> State:
@@ -584,20 +571,19 @@ def fresh_turn(seat: int) -> Turn:
 
 
 def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
+    """The player whose turn it is places a tile from the rack on a section of the tray. Checked here (whose
+    turn, which tile, which section, which dots), then `_stack_taking` checks the stack takes it and `_place`
+    puts it there and counts what the turn scores."""
     what = "tile_placed"
-    pid = data.get("player")  # `_seat`, inline: its call was a tenth of the handler
+    pid = data.get("player")
     seat = state.seats.get(pid) if type(pid) is str else None
     if seat is None:
         seat = _seat(state, data, what)
     if state.phase is not _PLAY or state.current != seat:
         _expect_turn(state, seat, what)  # refuses
     turn = state.turn or fresh_turn(seat)
-    # Named tuples unpacked once: each `turn.x` is a descriptor call (3.11 does not specialise them).
-    turn_seat, placed, added, nines, new_stack, seg, points, refilled = turn
-    racks = state.racks
-    rack = racks[seat]
-    known, hidden = rack
-    if refilled:
+    known, hidden = state.racks[seat]
+    if turn[7]:  # refilled
         who = state.name(seat)
         raise IllegalEvent(f"{what}: {who} has refilled the rack, so the turn is over; record turn_ended")
     if not known and not hidden:
@@ -607,11 +593,7 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
     tile = data.get("tile")
     if type(tile) is not str or tile not in tiles.masks:
         tile = _tile(state, require(data, "tile", object, what), what)
-    bits = tiles.bits
-    bit = bits[tile]
-    from_hidden = tile not in known
-    located = state.located_bits
-    if from_hidden and (hidden == 0 or located & bit):
+    if tile not in known and (hidden == 0 or state.located_bits & tiles.bits[tile]):
         who = state.name(seat)
         raise IllegalEvent(f"{what}: {tile} is not in {who}'s rack: it is {_where(state, tile)}")
     section = data.get("section")
@@ -619,7 +601,7 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
         section = require(data, "section", int, what)
     if not 1 <= section <= SECTIONS:
         raise IllegalEvent(f"{what}: section must be 1–9, not {section}")
-    # `_dots_field`, inline: the usual pattern in one pass, anything else checked (and refused) step by step.
+    # The usual pattern in one pass, anything else checked (and refused) step by step by `_dots_field_checked`.
     dots = data.get("dots")
     mask = -1
     if type(dots) is list:
@@ -634,57 +616,77 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
             mask = -1
     if mask < 0:
         mask = _dots_field_checked(state, data, tile, what)
-    tray = state.tray
-    stack = tray[section - 1]
-    next_uid = state.next_uid
-    layers: tuple[tuple[str, int], ...]
-    placed_by: tuple[int, ...]
+    stack = _stack_taking(state, turn, section, mask)
+    return _place(state, seat, turn, tile, section, mask, stack)
+
+
+def _stack_taking(state: State, turn: Turn, section: int, mask: int) -> Stack:
+    """The stack on `section` that takes a tile covering `mask`: the one there, or a new one (uid 0 until it is
+    placed) on an empty section, which a turn may start once, at the start of a segment."""
+    what = "tile_placed"
+    stack = state.tray[section - 1]
+    new_stack, segment = turn[4], turn[5]
     if stack is None:
         if new_stack is not None:
-            where = next((i for i, s in enumerate(tray, 1) if s and s[0] == new_stack), None)
+            where = next((i for i, s in enumerate(state.tray, 1) if s and s[0] == new_stack), None)
             started = f" (section {where})" if where else ""
             raise IllegalEvent(f"{what}: section {section} is empty and you already started a stack this turn{started}")
-        if seg is not None:
+        if segment is not None:
             raise IllegalEvent(
                 f"{what}: section {section} is empty, but this segment adds to existing stacks; "
                 "a new stack may start only at the start of a turn or after a 9 or an emptied rack"
             )
-        uid, stack_mask, layers, placed_by = next_uid, 0, (), ()
+        return _NO_STACK
+    uid, stack_mask, _, _ = stack
+    if stack_mask == FULL:
+        raise IllegalEvent(f"{what}: section {section} is full (9 dots) and takes nothing more")
+    if mask & stack_mask:
+        covered = positions_of(mask & stack_mask)
+        listed = ", ".join(map(str, covered))
+        raise IllegalEvent(
+            f"{what}: {'dots' if len(covered) > 1 else 'dot'} {listed} {'are' if len(covered) > 1 else 'is'} "
+            f"already covered in section {section}"
+        )
+    if segment == "new_stack" and uid != new_stack:
+        raise IllegalEvent(
+            f"{what}: this segment started a new stack; its tiles go on that stack, "
+            f"not section {section}, until a 9 or an emptied rack"
+        )
+    return stack
+
+
+_NO_STACK: Stack = (0, 0, (), ())  # an empty section: the stack a tile placed there starts
+
+
+def _place(state: State, seat: int, turn: Turn, tile: str, section: int, mask: int, stack: Stack) -> State:
+    """The checked tile on its stack. A stack brought to 9 ends the segment (and with the Spear edition goes back
+    into the bag); so does an emptied rack. The turn scores each stack it added to by the dots it holds now, 9
+    for a 9 (`turn_points`)."""
+    turn_seat, placed, added, nines, new_stack, seg, points, refilled = turn
+    uid, stack_mask, layers, placed_by = stack
+    next_uid = state.next_uid
+    is_new = uid == 0
+    if is_new:
+        uid = next_uid
         next_uid += 1
-        is_new = True
-    else:
-        uid, stack_mask, layers, placed_by = stack
-        if stack_mask == FULL:
-            raise IllegalEvent(f"{what}: section {section} is full (9 dots) and takes nothing more")
-        if mask & stack_mask:
-            covered = positions_of(mask & stack_mask)
-            listed = ", ".join(map(str, covered))
-            raise IllegalEvent(
-                f"{what}: {'dots' if len(covered) > 1 else 'dot'} {listed} {'are' if len(covered) > 1 else 'is'} "
-                f"already covered in section {section}"
-            )
-        if seg == "new_stack" and uid != new_stack:
-            raise IllegalEvent(
-                f"{what}: this segment started a new stack; its tiles go on that stack, "
-                f"not section {section}, until a 9 or an emptied rack"
-            )
-        is_new = False
     grown_mask = stack_mask | mask
     grown_dots = grown_mask.bit_count()
     layers += ((tile, mask),)
     nine = grown_mask == FULL
     cleared = nine and state.clear_full_stacks
-    located |= bit
+    bits = state.tiles.bits
+    located = state.located_bits | bits[tile]
     bag = state.bag
     if cleared:  # Spear edition: the full stack goes back into the bag and the section is empty again
         for t, _ in layers:
             located &= ~bits[t]
         bag += len(layers)
-    if from_hidden:
-        hidden -= 1
-    else:
+    known, hidden = state.racks[seat]
+    if tile in known:
         i = known.index(tile)  # a tile is in one rack slot at most
         known = known[:i] + known[i + 1 :]
+    else:
+        hidden -= 1  # one of the unseen tiles turns out to be this one
     segment: SegmentKind | None = None  # a 9 or an emptied rack ends the segment; the player may go on with another
     if not nine and (known or hidden):
         segment = seg or ("new_stack" if is_new else "add_to_existing")
@@ -694,35 +696,34 @@ def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
     else:
         added += (uid,)
         points += grown_dots
-    new_tray = list(tray)  # `_set`, inline
-    new_tray[section - 1] = None if cleared else (uid, grown_mask, layers, placed_by + (seat,))
-    new_racks = list(racks)
-    new_racks[seat] = (known, hidden)
-    new = state.__dict__.copy()  # `fields_of` and `rebuilt`, inline: the most frequent event
-    new["tray"] = tuple(new_tray)
-    new["racks"] = tuple(new_racks)
-    new["located_bits"] = located
-    new["bag"] = bag
-    new["turn"] = (
-        turn_seat,
-        placed + (placement,),
-        added,
-        nines + (uid,) if nine else nines,
-        uid if is_new else new_stack,
-        segment,
-        points,
-        refilled,
+    tray = list(state.tray)
+    tray[section - 1] = None if cleared else (uid, grown_mask, layers, placed_by + (seat,))
+    racks = list(state.racks)
+    racks[seat] = (known, hidden)
+    return _placed(
+        state,
+        tray=tuple(tray),
+        racks=tuple(racks),
+        located_bits=located,
+        bag=bag,
+        turn=(
+            turn_seat,
+            placed + (placement,),
+            added,
+            nines + (uid,) if nine else nines,
+            uid if is_new else new_stack,
+            segment,
+            points,
+            refilled,
+        ),
+        next_uid=next_uid,
+        last=placement,
     )
-    new["next_uid"] = next_uid
-    new["last"] = placement
-    out = _new(State)
-    _setattr(out, "__dict__", new)
-    return out
 
 
 def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
     what = "turn_ended"
-    pid = data.get("player")  # `_seat`, inline: its call was a tenth of the handler
+    pid = data.get("player")
     seat = state.seats.get(pid) if type(pid) is str else None
     if seat is None:
         seat = _seat(state, data, what)
@@ -740,7 +741,7 @@ def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
     if need:
         raise IllegalEvent(f"{what}: {state.name(seat)} must first refill the rack: draw {plural(need)}")
     points = turn[6]  # `turn_points`
-    added = list(state.totals)  # `_add`, inline, for the totals and the running round
+    added = list(state.totals)  # the turn's points, on the totals and the running round
     added[seat] += points
     totals = tuple(added)
     rounds = state.rounds
@@ -755,19 +756,12 @@ def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
         )
     if not known and not hidden and bag == 0:
         return _end_round(evolve(state, totals=totals, rounds=rounds, turn=None), "going_out")
-    new = state.__dict__.copy()  # `fields_of` and `rebuilt`, inline: one of the most frequent events
-    new["totals"] = totals
-    new["rounds"] = rounds
-    new["turn"] = None
-    new["current"] = (seat + 1) % len(state.players)
-    out = _new(State)
-    _setattr(out, "__dict__", new)
-    return out
+    return _next_turn(state, totals=totals, rounds=rounds, turn=None, current=(seat + 1) % len(state.players))
 
 
 def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
     what = "tiles_exchanged"
-    pid = data.get("player")  # `_seat`, inline: its call was a tenth of the handler
+    pid = data.get("player")
     seat = state.seats.get(pid) if type(pid) is str else None
     if seat is None:
         seat = _seat(state, data, what)
@@ -778,7 +772,7 @@ def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
             f"{what}: {state.name(seat)} has already placed this turn; an exchange replaces a whole turn"
         )
     rack = state.racks[seat]
-    # `_blocked`, then `_playable`, inline: one look at the tray's facts (an empty section: not blocked, playable).
+    # Not blocked, and the player cannot play (`_blocked`, `_playable`): an empty section takes any tile.
     playable = True
     if None not in state.tray:
         fits, on_tray = _tray_facts(state)
@@ -797,13 +791,10 @@ def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
     exchanged = _known_exchange(state, rack, data)
     if exchanged is not None:  # the usual exchange, checked in one pass
         exchanged_rack, returned_bits, drawn_bits = exchanged
-        new = state.__dict__.copy()  # `fields_of` and `rebuilt`, inline: one of the most frequent events
-        new["racks"] = _set(state.racks, seat, exchanged_rack)
-        new["located_bits"] = (state.located_bits & ~returned_bits) | drawn_bits
-        new["current"] = (seat + 1) % len(state.players)
-        out = _new(State)
-        _setattr(out, "__dict__", new)
-        return out
+        return _exchange(
+            state, racks=_set(state.racks, seat, exchanged_rack),
+            located_bits=(state.located_bits & ~returned_bits) | drawn_bits, current=(seat + 1) % len(state.players),
+        )
     returned = _tile_list(state, data, "returned", what)
     drawn = _tile_list(state, data, "drawn", what)
     if not returned:
@@ -832,13 +823,10 @@ def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
     gained = tuple([t for t in drawn if t is not None])
     kept = tuple([t for t in known if not bits[t] & back])
     new_rack = (kept + gained, rack[1] - from_hidden + len(drawn) - len(gained))
-    new = state.__dict__.copy()  # `fields_of` and `rebuilt`, inline: one of the most frequent events
-    new["racks"] = _set(state.racks, seat, new_rack)
-    new["located_bits"] = (located & ~back) | gained_bits
-    new["current"] = (seat + 1) % len(state.players)
-    out = _new(State)
-    _setattr(out, "__dict__", new)
-    return out
+    return _exchange(
+        state, racks=_set(state.racks, seat, new_rack), located_bits=(located & ~back) | gained_bits,
+        current=(seat + 1) % len(state.players),
+    )
 
 
 def _known_exchange(state: State, rack: Rack, data: Mapping[str, Any]) -> tuple[Rack, int, int] | None:
@@ -934,6 +922,13 @@ def _deduct(state: State) -> State:
     return evolve(state, totals=totals, rounds=state.rounds[:-1] + (row,), deductions=lost, phase=Phase.BETWEEN_ROUNDS)
 
 
+# What a placement, a refill, a turn's end and an exchange change.
+_placed = updater(State, "tray", "racks", "located_bits", "bag", "turn", "next_uid", "last")
+_refilled = updater(State, "racks", "located_bits", "bag", "turn")
+_next_turn = updater(State, "totals", "rounds", "turn", "current")
+_exchange = updater(State, "racks", "located_bits", "current")
+
+
 def _bits_of(bits: Mapping[str, int], tiles: Any) -> int:
     out = 0
     for t in tiles:
@@ -942,7 +937,7 @@ def _bits_of(bits: Mapping[str, int], tiles: Any) -> int:
 
 
 def _set(items: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
-    changed = list(items)  # for the tray's nine sections, faster than joining slices
+    changed = list(items)
     changed[i] = value
     return tuple(changed)
 

@@ -1,49 +1,27 @@
 """High Five (RULES.md §2): the double-fifteen capture game. See docs/rules/high-five.md.
 
-The package assembles the game from its modules: `rules` (state, event handlers, scores), `moves` (legal
+The game is built from the package's modules: `rules` (state, event handlers, scores), `moves` (legal
 moves), `view` (annotations and the state JSON), `notation` (the scorepad's lines and click paths),
-`player` (a seeded random player), `events` (the data model of each event) and the leaf `tiles`."""
+`player` (a seeded random player), `events` (the data model of each event), `bag` (draws from a committed
+bag), `hindsight` (what a hand hides) and the leaf `tiles`."""
 
-from projections.games.high_five import moves, notation, player, rules, view
-from projections.games.high_five.events import EVENTS
-from projections.protocol import Descriptor, Game
+from projections.games.high_five import bag, events, hindsight, moves, notation, player, rules, view
+from projections.protocol import Game
 
-DESCRIPTOR = Descriptor(
-    name=rules.NAME,
+GAME: Game[rules.State] = Game.from_modules(
+    rules=rules, events=events, moves=moves, view=view, player=player, notation=notation, bag=bag,
+    hindsight=hindsight,
     title="High Five",
-    min_players=rules.MIN_PLAYERS,
-    max_players=rules.MAX_PLAYERS,
-    options=rules.OPTIONS,
-    events=EVENTS,
     bonus_tags=("capture", "claim"),
-    penalty_tags=(),
     counted_tags=("capture", "claim", "missed"),
     tag_labels={"capture": "captures", "claim": "claims", "missed": "missed captures"},
     valued_tags=("capture", "claim"),
     first_player_key="leader",
     to_move_key="to_play",
     hidden_state=("players.*.hand.tiles",),
+    state_bytes=1600,
 )
-
-GAME: Game[rules.State] = Game(
-    descriptor=DESCRIPTOR,
-    start=rules.start,
-    handlers=rules.HANDLERS,
-    is_finished=rules.is_finished,
-    scores=rules.scores,
-    totals=rules.totals,
-    to_json=view.to_json,
-    legal_moves=moves.legal_moves,
-    describe=view.describe,
-    marks=view.marks,
-    random_match=player.random_match,
-    board_extras=view.board_extras,
-    notation=notation.to_notation,
-    parse_notation=notation.parse,
-    pad_path=notation.pad_path,
-    pad_templates=notation.templates,
-)
-
+DESCRIPTOR = GAME.descriptor
 State = rules.State
 
 __all__ = ["DESCRIPTOR", "GAME", "State"]

@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from projections.bag import Draw, Rule, list_of
+from projections.bag import list_of
 from projections.games.high_five import rules as hf
 from projections.games.high_five import tiles as hf_tiles
+from projections.protocol import Draw, Rule
 
 
 def _game(state: hf.State, data: Mapping[str, Any]) -> Draw | None:

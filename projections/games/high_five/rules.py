@@ -1,9 +1,9 @@
 """High Five (RULES.md §2): the double-fifteen capture game, as a pure reducer.
 
 A match is a series of games (passes through the set); a game is a series of hands played into a face-up
-layout. The state is a frozen dataclass of tuples, so every handler builds a new state with
-`evolve` (a cheap `dataclasses.replace`) and never touches the one it was given. The guards every game shares (unknown
-type, data not an object, match finished) are `Game.apply`'s.
+layout. The state is a frozen dataclass of tuples: a handler checks the event, then builds the next state
+with an updater (projections/persistent.py), never touching the one it was given. The guards every game
+shares (unknown type, data not an object, match finished) are `Game.apply`'s.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 from projections.errors import IllegalEvent
 from projections.games.high_five import tiles as hf
 from projections.options import Option, Player, parse_options, parse_players, positive_int, require
-from projections.persistent import evolve, fields_of, rebuilt
+from projections.persistent import evolve, updater
 from projections.protocol import Handler, ScoreSheet
 
 NAME = "high-five"
@@ -54,18 +54,14 @@ class Phase(StrEnum):
     FINISHED = "finished"  # a player reached the target score
 
 
-# A seat's hand: (the tiles known, how many were dealt face down to the recorder as `null`). A plain tuple: one
-# is kept per play, and the cyclic collector stops tracking a plain tuple of strings and ints (and then the
-# seats' tuple of them) at its first pass, where it tracks a named tuple for good.
+# A seat's hand: (the tiles known, how many were dealt face down to the recorder as `null`); a plain tuple
+# (docs/PERFORMANCE.md, "Reducers").
 Hand = tuple[tuple[str, ...], int]
 EMPTY_HAND: Hand = ((), 0)
 
 
 def hand_size(hand: Hand) -> int:
     return len(hand[0]) + hand[1]
-
-
-# The small values below are named tuples: built on most events, and a tuple is built in C.
 
 
 class MissedPair(NamedTuple):
@@ -90,8 +86,6 @@ class State:
     target_score: int
     leader: int  # seat leading every hand
     totals: tuple[int, ...]  # match score per seat
-    # A factory, not a default: a default is also a class attribute, and CPython 3.11 does not specialise an
-    # attribute read (`state.phase`, asked on every event) that a class attribute of a mutable type shadows.
     phase: Phase = field(default_factory=lambda: Phase.BEFORE_GAME)
     rounds: tuple[tuple[int, ...], ...] = ()  # points per seat for each game, the running one last
     game: int = 0  # games started so far
@@ -106,11 +100,10 @@ class State:
     claimer_after_play: int | None = None  # the seat that just played and may still claim
     plays: int = 0
     missed: tuple[MissedPair, ...] = ()
-    # (seat, tile, capture) of the last play: a plain tuple, which the cyclic collector stops tracking at its
-    # first pass (it tracks a named tuple for good); one is kept per play.
+    # (seat, tile, capture) of the last play.
     last_play: tuple[int, str, str | None] | None = None
     winner: int | None = None
-    # Each player's seat by id: a handler's first look-up, one dict probe instead of a walk of `players`.
+    # Each player's seat by id.
     seats: Mapping[str, int] = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -174,14 +167,8 @@ def _without(tiles: tuple[str, ...], *gone: str) -> tuple[str, ...]:
     return tuple([t for t in tiles if t not in gone])
 
 
-def _without_one(tiles: tuple[str, ...], tile: str) -> tuple[str, ...]:
-    """`tiles` without `tile`, which it holds once (tiles of a set are unique)."""
-    i = tiles.index(tile)
-    return tiles[:i] + tiles[i + 1 :]
-
-
 def _set_seat(values: tuple[Any, ...], seat: int, value: Any) -> tuple[Any, ...]:
-    changed = list(values)  # faster than joining slices
+    changed = list(values)
     changed[seat] = value
     return tuple(changed)
 
@@ -259,8 +246,9 @@ def game_started(state: State, data: Mapping[str, Any]) -> State:
 
 
 def hand_dealt(state: State, data: Mapping[str, Any]) -> State:
-    """The usual deal checked in one pass over its tiles; anything else by `_hand_dealt_checked`, which
-    words the refusal (or accepts what this pass does not try: the same rules, step by step)."""
+    """Every hand empty, each player is dealt a hand; the game's last hand turns the boneyard's rest into
+    layout tiles. The usual deal is checked in one pass over its tiles; anything else by `_hand_dealt_checked`,
+    which names what is wrong (or accepts what this pass does not try: the same rules, step by step)."""
     hands = data.get("hands")
     n = len(state.players)
     if state.to_play is not None or not state.game or state.last_hand or type(hands) is not dict or len(hands) != n:
@@ -293,22 +281,22 @@ def hand_dealt(state: State, data: Mapping[str, Any]) -> State:
         to_layout = tuple(raw_layout)
     elif not (raw_layout is None or raw_layout == []):
         return _hand_dealt_checked(state, data)
-    new = fields_of(state)  # `evolve`, field by field: nine fields, every few plays
-    new["phase"] = _PLAYING
-    new["layout"] = state.layout + to_layout
-    new["boneyard"] = 0 if last else remaining
-    new["hands"] = tuple(new_hands)
-    new["seen_bits"] = taken
-    new["hand_number"] = state.hand_number + 1
-    new["last_hand"] = last
-    new["to_play"] = state.leader
-    new["claimer_after_play"] = None
-    return rebuilt(state, new)
+    return _dealt(state, tuple(new_hands), to_layout, remaining, last, taken)
+
+
+def _dealt(
+    state: State, hands: tuple[Hand, ...], to_layout: tuple[str, ...], remaining: int, last: bool, seen_bits: int
+) -> State:
+    """The state once a checked hand is dealt: the leader plays first."""
+    return _deal(
+        state, phase=_PLAYING, layout=state.layout + to_layout, boneyard=0 if last else remaining, hands=hands,
+        seen_bits=seen_bits, hand_number=state.hand_number + 1, last_hand=last, to_play=state.leader,
+        claimer_after_play=None,
+    )
 
 
 def _new_tile_bits(tiles: list[Any], taken: int) -> int | None:
-    """The bit set of the tiles listed (nulls skipped), or None unless each is a tile, outside `taken`, listed once.
-    (One `|` per tile: the sets are 136-bit ints, and each operation on one builds a new int.)"""
+    """The bit set of the tiles listed (nulls skipped), or None unless each is a tile, outside `taken`, listed once."""
     bits = count = 0
     for t in tiles:
         if t is not None:
@@ -389,18 +377,7 @@ def _hand_dealt_checked(state: State, data: Mapping[str, Any]) -> State:
         raise IllegalEvent(
             f"{what}: to_layout comes only with the game's last hand; {remaining} tiles stay in the boneyard"
         )
-    return evolve(
-        state,
-        phase=Phase.PLAYING,
-        layout=state.layout + to_layout,
-        boneyard=0 if last else remaining,
-        hands=tuple(new_hands),
-        seen_bits=state.seen_bits | hf.bits_of(dealt),
-        hand_number=state.hand_number + 1,
-        last_hand=last,
-        to_play=state.leader,
-        claimer_after_play=None,
-    )
+    return _dealt(state, tuple(new_hands), to_layout, remaining, last, state.seen_bits | hf.bits_of(dealt))
 
 
 def _check_unseen(state: State, tile: str, dealt: set[str], what: str) -> None:
@@ -411,6 +388,8 @@ def _check_unseen(state: State, tile: str, dealt: set[str], what: str) -> None:
 
 
 def tile_played(state: State, data: Mapping[str, Any]) -> State:
+    """The player to play plays a tile from the hand: it captures a matching layout tile (`capture`), or it
+    joins the layout. Checked here; `_captures` and `_joins_layout` play it."""
     what = "tile_played"
     player = data.get("player")
     seat = state.seats.get(player) if type(player) is str else None
@@ -421,98 +400,112 @@ def tile_played(state: State, data: Mapping[str, Any]) -> State:
     tile = data.get("tile")
     if type(tile) is not str or tile not in _VALUES:
         tile = _tile(require(data, "tile", str, what), what)
-    capture = data.get("capture")
-    hands = state.hands
-    hand = hands[seat]
+    hand = state.hands[seat]
     known, hidden = hand
     if tile in known:
         i = known.index(tile)  # tiles of a set are unique: it is there once
-        new_hand = (known[:i] + known[i + 1 :], hidden)
+        hand = (known[:i] + known[i + 1 :], hidden)
     elif state.seen_bits & _BIT[tile]:
         raise IllegalEvent(f"{state.name(seat)} cannot play {tile}: it is {_where(state, tile)}")
     elif hidden:
-        new_hand = (known, hidden - 1)
+        hand = (known, hidden - 1)  # one of the face-down tiles turns out to be this one
     else:
         raise IllegalEvent(f"{state.name(seat)} does not hold {tile}; the hand is {_hand_text(hand)}")
-    layout = state.layout
-    if capture is not None:
-        if type(capture) is not str or capture not in layout:
-            capture = _tile(capture, f"{what} capture")
-            raise IllegalEvent(_not_in_layout(state, capture, "capture"))
-        if capture not in _MATCHING[tile]:
-            raise IllegalEvent(_no_match(tile, capture))
-    plays = state.plays + 1
+    capture = data.get("capture")
+    if capture is None:
+        return _joins_layout(state, seat, tile, hand)
+    if type(capture) is not str or capture not in state.layout:
+        capture = _tile(capture, f"{what} capture")
+        raise IllegalEvent(_not_in_layout(state, capture, "capture"))
+    if capture not in _MATCHING[tile]:
+        raise IllegalEvent(_no_match(tile, capture))
+    return _captures(state, seat, tile, capture, hand)
+
+
+def _joins_layout(state: State, seat: int, tile: str, hand: Hand) -> State:
+    """The tile joins the layout; beside a layout tile it matches, it is a missed capture: a claimable pair
+    with each. The next seat plays, unless its hand is empty (then every hand is)."""
+    hands = list(state.hands)
+    hands[seat] = hand
     nxt = seat + 1 if seat + 1 < len(hands) else 0
-    changed = list(hands)  # `_set_seat`, inline
-    changed[seat] = new_hand
-    hands = tuple(changed)
-    nxt_known, nxt_hidden = hands[nxt]
-    to_play = nxt if nxt_known or nxt_hidden else None
-    if capture is not None:
-        # Pairs that needed the captured tile are gone with it.
-        missed = state.missed
-        if missed:
-            missed = tuple([p for p in missed if p.played != capture and p.partner != capture])
-        points = _VALUES[capture] + _VALUES[tile]
-        total = state.totals[seat] + points
-        rounds = state.rounds
-        last_round = rounds[-1]
-        winner = seat if total >= state.target_score else None
-        i = layout.index(capture)
-        new = state.__dict__.copy()  # `fields_of` and `rebuilt`, inline: the most frequent event
-        new["phase"] = (
-            _FINISHED if winner is not None else _PLAYING if to_play is not None else _between_plays(state.last_hand)
-        )
-        new["hands"] = hands
-        new["seen_bits"] = state.seen_bits | _BIT[tile]
-        new["plays"] = plays
-        new["to_play"] = to_play
-        new["claimer_after_play"] = seat
-        new["last_play"] = (seat, tile, capture)
-        new["layout"] = layout[:i] + layout[i + 1 :]
-        new["missed"] = missed
-        piles = list(state.piles)  # `_set_seat`, inline, for the piles, the totals and the running game
-        piles[seat] += (capture, tile)
-        new["piles"] = tuple(piles)
-        seat_totals = list(state.totals)
-        seat_totals[seat] = total
-        new["totals"] = tuple(seat_totals)
-        row = list(last_round)
-        row[seat] += points
-        new["rounds"] = rounds[:-1] + (tuple(row),)
-        new["winner"] = winner
-        out = _new(State)
-        _setattr(out, "__dict__", new)
-        return out
-    # A tile left beside a layout tile it matches is a missed capture: a claimable pair with each.
+    to_play = nxt if hands[nxt][0] or hands[nxt][1] else None
+    plays = state.plays + 1
+    layout = state.layout
     matching = _MATCHING[tile]
     missed = state.missed
     for t in layout:
         if t in matching:
             missed += (_tuple(MissedPair, (tile, t, seat, plays)),)
-    new = state.__dict__.copy()  # `fields_of` and `rebuilt`, inline: the most frequent event
-    new["phase"] = (
-        _FINISHED if state.winner is not None else _PLAYING if to_play is not None else _between_plays(state.last_hand)
+    return _play(
+        state,
+        phase=_FINISHED if state.winner is not None else _PLAYING if to_play is not None
+        else _between_plays(state.last_hand),
+        hands=tuple(hands),
+        seen_bits=state.seen_bits | _BIT[tile],
+        plays=plays,
+        to_play=to_play,
+        claimer_after_play=seat,
+        last_play=(seat, tile, None),
+        layout=(*layout, tile),
+        missed=missed,
     )
-    new["hands"] = hands
-    new["seen_bits"] = state.seen_bits | _BIT[tile]
-    new["plays"] = plays
-    new["to_play"] = to_play
-    new["claimer_after_play"] = seat
-    new["last_play"] = (seat, tile, None)
-    new["layout"] = (*layout, tile)
-    new["missed"] = missed
-    out = _new(State)
-    _setattr(out, "__dict__", new)
-    return out
 
 
-# Named tuples built straight from a tuple, in C (their generated `__new__` is a Python function).
-_tuple = tuple.__new__
+def _captures(state: State, seat: int, tile: str, capture: str, hand: Hand) -> State:
+    """The tile takes `capture` out of the layout into the player's pile, scoring both; reaching the target
+    wins the match at once. Pairs that needed the captured tile are gone with it."""
+    hands = list(state.hands)
+    hands[seat] = hand
+    nxt = seat + 1 if seat + 1 < len(hands) else 0
+    to_play = nxt if hands[nxt][0] or hands[nxt][1] else None
+    missed = state.missed
+    if missed:
+        missed = tuple([p for p in missed if p.played != capture and p.partner != capture])
+    points = _VALUES[capture] + _VALUES[tile]
+    totals = list(state.totals)
+    totals[seat] += points
+    winner = seat if totals[seat] >= state.target_score else None
+    running = list(state.rounds[-1])
+    running[seat] += points
+    piles = list(state.piles)
+    piles[seat] += (capture, tile)
+    layout = state.layout
+    i = layout.index(capture)
+    return _capture(
+        state,
+        phase=_FINISHED if winner is not None else _PLAYING if to_play is not None
+        else _between_plays(state.last_hand),
+        hands=tuple(hands),
+        seen_bits=state.seen_bits | _BIT[tile],
+        plays=state.plays + 1,
+        to_play=to_play,
+        claimer_after_play=seat,
+        last_play=(seat, tile, capture),
+        layout=layout[:i] + layout[i + 1 :],
+        missed=missed,
+        piles=tuple(piles),
+        totals=tuple(totals),
+        rounds=state.rounds[:-1] + (tuple(running),),
+        winner=winner,
+    )
+
+
+_tuple = tuple.__new__  # a named tuple straight from a tuple (docs/PERFORMANCE.md, "Reducers")
 # For each tile, the tiles it matches (an end in common), itself included.
 _MATCHING: dict[str, frozenset[str]] = {t: frozenset(u for u in hf.TILES if hf.matches(t, u)) for t in hf.TILES}
 _FINISHED, _PLAYING = Phase.FINISHED, Phase.PLAYING
-_new, _setattr = object.__new__, object.__setattr__  # a state from a changed copy of its fields (`rebuilt`, inline)
+# What a deal, a play into the layout and a capture change.
+_deal = updater(
+    State, "phase", "layout", "boneyard", "hands", "seen_bits", "hand_number", "last_hand", "to_play",
+    "claimer_after_play",
+)
+_play = updater(
+    State, "phase", "hands", "seen_bits", "plays", "to_play", "claimer_after_play", "last_play", "layout", "missed"
+)
+_capture = updater(
+    State, "phase", "hands", "seen_bits", "plays", "to_play", "claimer_after_play", "last_play", "layout", "missed",
+    "piles", "totals", "rounds", "winner",
+)
 
 
 def _check_can_play(state: State, seat: int) -> None:
@@ -609,7 +602,7 @@ HANDLERS: dict[str, Handler[State]] = {
 
 
 def is_finished(state: State) -> bool:
-    return state.phase is _FINISHED  # a module constant: `Phase.FINISHED` is looked up through the enum's metaclass
+    return state.phase is _FINISHED
 
 
 def totals(state: State) -> dict[str, int]:

@@ -21,7 +21,7 @@ ENDS: dict[str, tuple[int, int]] = {
     f"{a}-{b}": (a, b) for a in range(HIGHEST_PIP + 1) for b in range(a, HIGHEST_PIP + 1)
 }
 VALUES: dict[str, int] = {t: _value(*ENDS[t]) for t in TILES}
-# One bit per tile, so a set of tiles is an int: a new set per event costs a machine word, not a hash table.
+# One bit per tile, so a set of tiles is an int (`seen_bits`: the tiles of a game whose place is known).
 BIT: dict[str, int] = {t: 1 << i for i, t in enumerate(TILES)}
 SET_SIZE = len(TILES)  # 136
 SET_VALUE = sum(VALUES.values())  # 100

@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from projections.bag import Draw, Rule, list_of, minus
+from projections.bag import list_of, minus
 from projections.games.tri_ominos import rules as tri
 from projections.games.tri_ominos.tiles import ALL_TILES as TRI_TILES
+from projections.protocol import Draw, Rule
 
 
 def _content(state: tri.State) -> Callable[[], list[str]]:

@@ -13,8 +13,9 @@ from typing import Any
 
 from projections.events import Event
 from projections.games.tri_ominos.rules import Hand, Phase, State
-from projections.hindsight import NOTHING, Flow
+from projections.hindsight import NOTHING
 from projections.persistent import evolve
+from projections.protocol import Flow
 
 NO_PLAY = frozenset({"tile_drawn", "turn_passed"})
 PLACED = "tile_placed"

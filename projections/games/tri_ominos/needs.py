@@ -63,7 +63,7 @@ def bit(need: Need) -> Needs:
 
 
 def open_needs(values: Mapping[Point, int], open_cells: Iterable[Cell]) -> Needs:
-    """The needs of the open cells: `cell_need` of each, spelled out here (a third of the time)."""
+    """The needs of the open cells: `cell_need` of each, spelled out here."""
     get = values.get
     found = 0
     for cell in open_cells:

@@ -58,7 +58,7 @@ from projections.options import (
     positive_int,
     require,
 )
-from projections.persistent import evolve
+from projections.persistent import evolve, updater
 from projections.protocol import Handler, ScoreSheet
 
 NAME = "tri-ominos"
@@ -115,8 +115,7 @@ class Hand:
         return Hand(self.known, self.hidden - 1)
 
 
-# Named tuples, built in C with `_tuple`: one of each is built per placement (Scored: per event), and a frozen
-# dataclass's `__init__` sets each field through `object.__setattr__`. The fold itself reads them little.
+# Named tuples, built with `_tuple` (docs/PERFORMANCE.md, "Reducers").
 class Placed(NamedTuple):
     tile: str
     corners: Corners
@@ -169,9 +168,9 @@ class State:
     last: Scored = Scored(None)
 
 
-# Read on every event: `Phase.X` is looked up through the enum's metaclass.
+# Read on every event (docs/PERFORMANCE.md, "Reducers").
 _PLAYING, _STARTING, _FINISHED = Phase.PLAYING, Phase.STARTING, Phase.FINISHED
-_tuple = tuple.__new__  # a named tuple built straight from a tuple, in C (its `__new__` is a Python function)
+_tuple = tuple.__new__  # a named tuple straight from a tuple
 _DRAWN = tuple(Scored(seat, (("draw", -DRAW_PENALTY),), ("draw",)) for seat in range(MAX_PLAYERS))  # immutable: shared
 
 
@@ -198,7 +197,7 @@ def _hand_text(hand: Hand) -> str:
 def _parse_cell(data: Mapping[str, Any], what: str) -> Cell:
     cell = require(data, "cell", list, what)
     if len(cell) == 2 and type(cell[0]) is int and type(cell[1]) is int:
-        return (cell[0], cell[1])  # the usual case, checked fast; anything else as below
+        return (cell[0], cell[1])  # the usual case; anything else is checked (and refused) below
     if len(cell) != 2 or not all(is_int(v) for v in cell):
         raise IllegalEvent(f"{what}: cell must be [q, r], two integers (got {cell!r})")
     return (cell[0], cell[1])
@@ -208,7 +207,7 @@ def _parse_corners(data: Mapping[str, Any], what: str) -> Corners:
     c = require(data, "corners", list, what)
     if len(c) == 3 and type(c[0]) is int and type(c[1]) is int and type(c[2]) is int:
         if 0 <= c[0] <= 5 and 0 <= c[1] <= 5 and 0 <= c[2] <= 5:
-            return (c[0], c[1], c[2])  # the usual case, checked fast; anything else as below
+            return (c[0], c[1], c[2])  # the usual case; anything else is checked (and refused) below
     if len(c) != 3 or not all(is_int(v) for v in c):
         raise IllegalEvent(f"{what}: corners must be three integers, clockwise from the apex (got {c!r})")
     if not all(0 <= v <= 5 for v in c):
@@ -634,7 +633,7 @@ def _place(
         tags = [*tags, "going_out"]
         points = sum([p for _, p in items])
     totals, round_points = _add_one(state, seat, points)
-    state = evolve(
+    state = _placed(
         state,
         phase=Phase.PLAYING,
         hands=state.hands[:seat] + (hand,) + state.hands[seat + 1 :],
@@ -705,7 +704,7 @@ def _tile_drawn(state: State, data: Mapping[str, Any]) -> State:
     else:
         hand = Hand(hand.known, hand.hidden + 1)
     totals, round_points = _add_one(state, seat, -DRAW_PENALTY)
-    return evolve(
+    return _drawn(
         state,
         hands=state.hands[:seat] + (hand,) + state.hands[seat + 1 :],
         well=state.well - 1,
@@ -729,7 +728,7 @@ def _turn_passed(state: State, data: Mapping[str, Any]) -> State:
     # Only passes made with the well empty count towards a blocked round; any other pass
     # (after failed draws with tiles left in the well) starts the count again.
     passes = state.passes + 1 if state.well == 0 else 0
-    state = evolve(
+    state = _passed(
         state,
         totals=totals,
         round_points=round_points,
@@ -878,6 +877,15 @@ def _settle(state: State, kind: str, seat: int | None) -> State:
         best = max(totals)
         return evolve(state, phase=Phase.FINISHED, winners=tuple(i for i in range(n) if totals[i] == best))
     return state
+
+
+# What a placement, a draw and a pass change.
+_placed = updater(
+    State, "phase", "hands", "board", "values", "placed_at", "open_cells", "needs", "totals", "round_points", "turn",
+    "draws", "passes", "last_cell", "last",
+)
+_drawn = updater(State, "hands", "well", "draws", "totals", "round_points", "needs", "last")
+_passed = updater(State, "totals", "round_points", "turn", "draws", "passes", "needs", "last")
 
 
 HANDLERS: dict[str, Handler[State]] = {
