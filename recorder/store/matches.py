@@ -1,9 +1,9 @@
 """The append-only, hash-chained event store: SQL, locking and the fold cache.
 
-One transaction per append: lock the match's stream (PostgreSQL: its row FOR UPDATE; SQLite: the
-engine begins every transaction IMMEDIATE), check idempotency and `expected_seq`, apply every new event
-to the cached fold of the match (nothing is written unless all of them are legal), chain the hashes,
-insert, commit, and only then publish the new fold to the cache.
+One transaction per append: lock the match's head (how, on each database: recorder/sql/append.py),
+check idempotency and `expected_seq`, apply every new event to the cached fold of the match (nothing is
+written unless all of them are legal), chain the hashes, insert, commit, and only then publish the new
+fold to the cache.
 
 Reading and writing match files, the hash chain and checking an import are in `recorder.log.file`
 (pure, no database).
@@ -56,9 +56,11 @@ from recorder.log.file import (
 )
 from recorder.log.inputs import check_event, check_recorded_by, is_match_id
 from recorder.log.readable import dumps_strictly, readable_meta, readable_players, readable_winners
-from recorder.sql.append import AppendStatements, Head
-from recorder.sql.engine import autocommit_driver, driver_rows, for_writing
+from recorder.sql.append import MATCH_CHAIN, Appender, Head
+from recorder.sql.engine import driver_rows, for_writing
+from recorder.sql.postgres import PostgresAppender
 from recorder.sql.rows import EVENTS, EventRow, match_rows
+from recorder.sql.sqlite import SqliteAppender
 from recorder.sql.tables import (
     FIRST_EVENT,
     ApiToken,
@@ -72,7 +74,6 @@ from recorder.sql.tables import (
     served_envelope,
     utcnow,
 )
-from recorder.sql.turns import AppendTurns
 from recorder.store.bag import Dealers, committed, retry_check, store_seed, verified, without_commitment
 from recorder.store.bag import start as bag_start
 from recorder.store.fold_cache import BYTES_PER_STATE, UNKNOWN_GAME_BYTES, FoldCache, configured_bytes
@@ -162,8 +163,8 @@ class EventStore:
         stored every `snapshot_every` events (0: none), keyed by `snapshot_secret` (default: the server's secret)."""
         self.engine = engine
         self._writer = for_writing(engine)
-        self._sql = AppendStatements(engine.dialect)
-        self._turns = AppendTurns(self._writer)
+        # The database's append path: its writer's transaction, locked head and writes (recorder/sql/append.py).
+        self._sql: Appender = SqliteAppender(engine) if engine.dialect.name == "sqlite" else PostgresAppender(engine)
         self._cache: FoldCache[StoredFold] = FoldCache(configured_bytes(cache_bytes), cache_size or 1 << 30)
         self._snapshot_every = snapshot_every
         self._snapshot_secret = snapshot_secret
@@ -260,7 +261,7 @@ class EventStore:
         if quick is not None:
             return quick
         # A Core connection and the driver's cursor (recorder.sql.append): no ORM session on the hot path.
-        with self._turns.transaction() as conn:
+        with self._sql.transaction() as conn:
             cur = self._sql.cursor(conn)
             ids = _event_ids(events)
             match, replayed = self._lock_match(conn, match_id, cur, ids)
@@ -315,8 +316,8 @@ class EventStore:
     def _appended_in_one_trip(
         self, match_id: str, events: Sequence[NewEvent], expected_seq: int, recorded_by: str
     ) -> tuple[list[dict[str, Any]], Fold[Any]] | None:
-        """The append with no read before its writes (PostgreSQL: in one round trip, `AppendStatements.one_trip`;
-        SQLite: on the writing turn's driver connection, `one_trip_sqlite`), when the match's fold up to
+        """The append with no read before its writes (`Appender.one_trip`: PostgreSQL in one round trip, SQLite on
+        the writing turn's kept connection), when the match's fold up to
         `expected_seq` is cached and the events are legal in it, and the append writes nothing but rows, the head
         and the snapshots due (the match goes on, no committed bag). None when it does not apply or the database
         finds the match elsewhere: the careful way (`_append`) then decides, and words every refusal and
@@ -343,14 +344,7 @@ class EventStore:
         # A snapshot due goes in the same trip: by the careful way, the 1% of appends that take one cost four times
         # an append, 3% of the whole.
         snapshots = self._snapshot_rows(match_id, fold, envelopes)
-        if self._sql.sqlite:
-            moved = self._turns.on_driver(partial(self._sql.one_trip_sqlite, rows=rows, match_id=match_id,
-                                                  expected_seq=expected_seq, last_seq=fold.seq, updated_at=at,
-                                                  snapshots=snapshots))
-        else:
-            with autocommit_driver(self.engine) as driver:
-                moved = self._sql.one_trip(driver, rows, match_id, expected_seq, fold.seq, at, snapshots)
-        if not moved:
+        if not self._sql.one_trip(rows, match_id, expected_seq, fold.seq, at, snapshots):
             return None
         self._publish(match_id, StoredFold(fold, envelopes[-1]["hash"], fold.seq))
         return envelopes, fold
@@ -507,7 +501,7 @@ class EventStore:
         when there is no such match; and whether any of `event_ids` was stored before (a retry)."""
         if not is_match_id(match_id):  # never a match: not worth asking the database, which may refuse it
             raise MatchNotFound(f"no match {match_id!r}")
-        return self._sql.head(cur if cur is not None else self._sql.cursor(conn), match_id, event_ids)
+        return self._sql.head(cur if cur is not None else self._sql.cursor(conn), MATCH_CHAIN, match_id, event_ids)
 
     def _locked(self, conn: Connection, match_id: str) -> Head:
         head, _ = self._lock_match(conn, match_id)
@@ -535,12 +529,13 @@ class EventStore:
         status = "finished" if finished else "in_progress"
         # In this transaction: never ahead of its rows.
         snapshots = self._snapshot_rows(head.id, fold, envelopes, fold_at)
-        more = bool(snapshots) or status != head.status
-        sql.write(cur, rows, head.position, head.id, fold.seq, status if status != head.status else None, winners,
+        was = head.detail  # the match's status
+        more = bool(snapshots) or status != was
+        sql.write(cur, rows, head.position, head.id, fold.seq, status if status != was else None, winners,
                   utcnow(), commit=last and not more, texts=texts is not None)
         if snapshots:
             conn.execute(INSERT_SNAPSHOTS, snapshots)
-        if status != head.status:
+        if status != was:
             _bump_list_version(conn)
 
     # -- backup and restore (the file: recorder/log/backup.py) ------------------------------------------
@@ -629,8 +624,8 @@ class EventStore:
         return self._snapshot_secret
 
     def close(self) -> None:
-        """Give back the connection appends keep (recorder/sql/turns.py); the store stays usable."""
-        self._turns.close()
+        """Give back the connection appends keep (recorder/sql/sqlite.py); the store stays usable."""
+        self._sql.close()
 
     # -- the fold cache ----------------------------------------------------------------------------
 
