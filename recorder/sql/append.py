@@ -1,9 +1,10 @@
 """How an append writes: the contract each database's append path keeps (`Appender`), and the statements and
 parameter binding the two paths share. The paths themselves: recorder/sql/sqlite.py and recorder/sql/postgres.py.
 
-An append is one transaction: its match's head row locked (`Appender.transaction`, then `Appender.head`, which
-reads the head's last seq, and whether any of the batch's event_ids is stored already, in one query), the retry and
-the `expected_seq` checked against that head, the rows inserted, the head moved, the commit. How the lock is had:
+An append is one transaction, for a match (`events` under `matches`) as for a club stream (`stream_events` under
+`streams`): its stream's head row locked (`Appender.transaction`, then `Appender.head`, which reads the head's
+last seq, and whether any of the batch's event_ids is stored already, in one query), the retry and the
+`expected_seq` checked against that head, the rows inserted, the head moved, the commit. How the lock is had:
 
 - SQLite lets one writer in at a time, for the whole database. A writer's transaction begins IMMEDIATE (the
   write lock taken at BEGIN, not at its first write), so reading the head needs no FOR UPDATE, and the log's
@@ -21,8 +22,8 @@ Each statement is written once per dialect and run on the cursor of the caller's
 transaction: SQLAlchemy builds, caches and compiles a Core statement each time it runs one (about 40 µs a
 statement, five an append: more than the database's own work for the whole transaction). Parameters go through
 the columns' own bind processors (the JSON serializer, SQLite's datetime text), so a row is stored exactly as
-SQLAlchemy would have stored it. Statements that run rarely (snapshots outside an append, the match list's
-version) stay Core statements in the store.
+SQLAlchemy would have stored it. Statements that run rarely (a club stream's rows, snapshots outside an append,
+the match list's version) stay Core statements in the stores.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.exc import DBAPIError
 
 from recorder.sql.rows import EVENTS
+from recorder.sql.stream_tables import STREAM_EVENTS, STREAMS
 from recorder.sql.tables import Match, MatchSnapshot
 
 MATCHES = Match.__table__  # type: ignore[attr-defined]
@@ -64,6 +66,7 @@ class Chain(NamedTuple):
 
 
 MATCH_CHAIN = Chain(MATCHES, EVENTS, "match_id", "status", positions=True)
+STREAM_CHAIN = Chain(STREAMS, STREAM_EVENTS, "stream_id", "kind", positions=False)
 
 
 class Head(NamedTuple):
@@ -99,7 +102,7 @@ ROW_AT = ROW_COLUMNS.index("recorded_at")  # in a row without its position (whic
 
 class Appender:
     """The append path of one database (`SqliteAppender`, `PostgresAppender`): the writer's transaction, the
-    locked head, the writes. Built once per store."""
+    locked head, the writes. Built once per store; the stores of one Scorebook share one (SQLite: one turn)."""
 
     # What follows the head's query: its row lock, where the database needs one (PostgreSQL's FOR UPDATE).
     HEAD_LOCK = ""

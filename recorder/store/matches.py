@@ -58,9 +58,7 @@ from recorder.log.inputs import check_event, check_recorded_by, is_match_id
 from recorder.log.readable import dumps_strictly, readable_meta, readable_players, readable_winners
 from recorder.sql.append import MATCH_CHAIN, Appender, Head
 from recorder.sql.engine import driver_rows, for_writing
-from recorder.sql.postgres import PostgresAppender
 from recorder.sql.rows import EVENTS, EventRow, match_rows
-from recorder.sql.sqlite import SqliteAppender
 from recorder.sql.tables import (
     FIRST_EVENT,
     ApiToken,
@@ -76,6 +74,7 @@ from recorder.sql.tables import (
 )
 from recorder.store.bag import Dealers, committed, retry_check, store_seed, verified, without_commitment
 from recorder.store.bag import start as bag_start
+from recorder.store.chained import ChainedStore
 from recorder.store.fold_cache import BYTES_PER_STATE, UNKNOWN_GAME_BYTES, FoldCache, configured_bytes
 from recorder.store.snapshots import SNAPSHOT_EVERY, Snapshots, load_key, snapshot_key
 
@@ -148,7 +147,7 @@ def _lines_json(lines: Sequence[ImportLine], texts: Sequence[str] | None) -> byt
     return f"[{body}]".encode()
 
 
-class EventStore:
+class EventStore(ChainedStore):
     def __init__(
         self,
         engine: Engine,
@@ -157,14 +156,14 @@ class EventStore:
         cache_bytes: int | None = None,
         snapshot_every: int = SNAPSHOT_EVERY,
         snapshot_secret: str | None = None,
+        writer: Appender | None = None,
     ) -> None:
         """The fold cache holds at most `cache_bytes` (default $SCOREBOOK_CACHE_MB MiB, else 256 MiB), estimated
         (recorder/store/fold_cache.py), and, if given, `cache_size` matches. A snapshot of each match's state is
-        stored every `snapshot_every` events (0: none), keyed by `snapshot_secret` (default: the server's secret)."""
-        self.engine = engine
+        stored every `snapshot_every` events (0: none), keyed by `snapshot_secret` (default: the server's secret).
+        `writer`: the database's append path, when another store has one (default: one of its own)."""
+        super().__init__(engine, writer)
         self._writer = for_writing(engine)
-        # The database's append path: its writer's transaction, locked head and writes (recorder/sql/append.py).
-        self._sql: Appender = SqliteAppender(engine) if engine.dialect.name == "sqlite" else PostgresAppender(engine)
         self._cache: FoldCache[StoredFold] = FoldCache(configured_bytes(cache_bytes), cache_size or 1 << 30)
         self._snapshot_every = snapshot_every
         self._snapshot_secret = snapshot_secret
@@ -622,10 +621,6 @@ class EventStore:
     @property
     def snapshot_secret(self) -> str | None:
         return self._snapshot_secret
-
-    def close(self) -> None:
-        """Give back the connection appends keep (recorder/sql/sqlite.py); the store stays usable."""
-        self._sql.close()
 
     # -- the fold cache ----------------------------------------------------------------------------
 

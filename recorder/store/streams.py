@@ -5,15 +5,14 @@ What a stream's events mean is its kind's (projections.clubs: `StreamKind.begin`
 refusing with IllegalEvent); here they are checked against the value limits, chained, stored all or nothing,
 and folded back as far as the stored rows verify.
 
-One transaction per append, as for matches (recorder/store/matches.py): lock the stream's row (PostgreSQL: FOR
-UPDATE; SQLite: the writer's BEGIN IMMEDIATE already holds the database), answer an event_id retry, check
-`expected_seq`, fold the new events onto the stream's state (nothing is written unless all are legal),
-chain, insert, commit; only then is the new state cached.
+One transaction per append, as for matches, through the same append path (recorder/sql/append.py) and in the
+same writer's turn as theirs when the store is given the match store's (`writer`): lock the stream's head, answer
+an event_id retry, check `expected_seq`, fold the new events onto the stream's state (nothing is written unless
+all are legal), chain, insert, commit; only then is the new state cached.
 """
 
 from __future__ import annotations
 
-import contextlib
 import re
 import threading
 import uuid
@@ -44,9 +43,10 @@ from recorder.log.file import (
     parse_time,
 )
 from recorder.log.inputs import check_event, check_recorded_by
-from recorder.sql.engine import for_writing
+from recorder.sql.append import STREAM_CHAIN, Appender
 from recorder.sql.stream_tables import STREAM_EVENTS, STREAMS
 from recorder.sql.tables import retried_envelopes, served_envelope, stored_envelope, utcnow
+from recorder.store.chained import ChainedStore
 
 MAX_BATCH = 1000  # events per append, as for matches
 CACHE_ENTRIES = 256  # folds kept in memory, least recently used dropped first
@@ -101,18 +101,15 @@ class _Replayed(Exception):
         self.envelopes = envelopes
 
 
-class StreamStore:
+class StreamStore(ChainedStore):
     """Club streams in the same database as the matches. `kinds` names a kind of stream to its StreamKind
-    (default: projections.clubs.registry.get_kind)."""
+    (default: projections.clubs.registry.get_kind); `writer`: the database's append path, when the match store
+    has one (its appends and these then take their turns together), else one of its own."""
 
-    def __init__(self, engine: Engine, kinds: Kinds | None = None, cache_entries: int = CACHE_ENTRIES) -> None:
-        self.engine = engine
-        self._writer = for_writing(engine)
+    def __init__(self, engine: Engine, kinds: Kinds | None = None, cache_entries: int = CACHE_ENTRIES,
+                 writer: Appender | None = None) -> None:
+        super().__init__(engine, writer)
         self._kinds: Kinds = kinds or registry_kind
-        # SQLite lets one writer in at a time and wakes waiting ones only by polling: this process's writers
-        # queue on a lock of their own first (as recorder.store.matches's appends do).
-        self._turn: threading.Lock | contextlib.nullcontext[None] = (
-            threading.Lock() if engine.dialect.name == "sqlite" else contextlib.nullcontext())
         self._cache: OrderedDict[tuple[str, int], _Folded] = OrderedDict()
         self._cache_lock = threading.Lock()
         self._cache_entries = cache_entries
@@ -155,8 +152,8 @@ class StreamStore:
         envelope = chain_new([NewEvent(start, data)], 1, GENESIS, recorded_by, now)[0]
         new_id = stream_id or uuid.uuid4().hex
         try:
-            with self._turn, self._writer.begin() as conn:
-                if stream_id is not None and self._find_head(conn, stream_id) is not None:
+            with self._sql.transaction() as conn:
+                if stream_id is not None and self._find_head(conn, stream_id, lock=True) is not None:
                     raise Conflict(f"stream id {stream_id!r} is taken")
                 conn.execute(insert(STREAMS), [_stream_row(new_id, stream_kind.name, 1, now, now, data)])
                 conn.execute(insert(STREAM_EVENTS), [_event_row(new_id, envelope, event_id)])
@@ -219,7 +216,7 @@ class StreamStore:
     def _append(
         self, stream_id: str, events: Sequence[NewEvent], ids: list[str], expected_seq: int, recorded_by: str
     ) -> list[dict[str, Any]]:
-        with self._turn, self._writer.begin() as conn:
+        with self._sql.transaction() as conn:
             head = self._head(conn, stream_id, lock=True)
             if ids:
                 replay = self._replayed(conn, stream_id, events, ids)
@@ -280,7 +277,7 @@ class StreamStore:
         self, kind: StreamKind[Any], envelopes: list[dict[str, Any]], state: Any, stream_id: str | None
     ) -> dict[str, Any]:
         n = len(envelopes)
-        with self._turn, self._writer.begin() as conn:
+        with self._sql.transaction() as conn:
             target = stream_id or self._stream_beginning_with(conn, envelopes[0]["hash"])
             head = self._find_head(conn, target, lock=True) if target is not None else None
             if target is not None and head is not None:
@@ -324,12 +321,14 @@ class StreamStore:
     # -- reading ---------------------------------------------------------------------------------
 
     def _find_head(self, conn: Connection, stream_id: str, lock: bool = False) -> _Head | None:
-        """The stream's kind and last seq, its row locked for the transaction when `lock` (on PostgreSQL;
-        SQLite's writer already holds the database); None when there is no such stream."""
+        """The stream's kind and last seq, its row locked for the transaction when `lock` (in the writer's
+        transaction: `Appender.head`); None when there is no such stream."""
         if not is_stream_id(stream_id):  # never a stream: not worth asking the database, which may refuse it
             return None
-        q = select(STREAMS.c.kind, STREAMS.c.last_seq).where(STREAMS.c.id == stream_id)
-        row = conn.execute(q.with_for_update() if lock else q).first()
+        if lock:
+            locked, _ = self._sql.head(self._sql.cursor(conn), STREAM_CHAIN, stream_id)
+            return _Head(locked.detail, locked.last_seq) if locked is not None else None
+        row = conn.execute(select(STREAMS.c.kind, STREAMS.c.last_seq).where(STREAMS.c.id == stream_id)).first()
         return _Head(row.kind, row.last_seq) if row is not None else None
 
     def _head(self, conn: Connection, stream_id: str, lock: bool = False) -> _Head:
