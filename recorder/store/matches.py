@@ -1,9 +1,11 @@
-"""The append-only, hash-chained event store: SQL, locking and the fold cache.
+"""The append-only, hash-chained event store of matches: their appends, imports, backups, folds and the fold cache.
 
-One transaction per append: lock the match's head (how, on each database: recorder/sql/append.py),
-check idempotency and `expected_seq`, apply every new event to the cached fold of the match (nothing is
-written unless all of them are legal), chain the hashes, insert, commit, and only then publish the new
-fold to the cache.
+One transaction per append (what every stream store shares, and how the head is locked: recorder/store/chained.py,
+recorder/sql/append.py): lock the match's head, check idempotency and `expected_seq`, apply every new event
+to the cached fold of the match (nothing is written unless all of them are legal), chain the hashes,
+insert, commit, and only then publish the new fold to the cache. When the writer's cached fold is at
+`expected_seq` and the events are legal in it, the append goes in one trip with no read before its writes
+(`Appender.one_trip`); the database's answer that the match is elsewhere sends it the careful way.
 
 Reading and writing match files, the hash chain and checking an import are in `recorder.log.file`
 (pure, no database).
@@ -16,11 +18,10 @@ import json
 import logging
 import threading
 import uuid
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import partial
-from operator import attrgetter
 from typing import Any, NamedTuple
 
 from sqlalchemy import bindparam, func, insert, tuple_
@@ -29,13 +30,13 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from projections.errors import IllegalEvent, UnknownEventType
+from projections.errors import IllegalEvent
 from projections.events import Event
 from projections.registry import with_rules_version
 from projections.schemas import unknown_field_problem
 from projections.scores import scores_json
 from projections.timeline import Fold
-from recorder.errors import BadRequest, ChainBroken, Conflict, ImportRefused, MatchNotFound, Refused
+from recorder.errors import BadRequest, ChainBroken, Conflict, ImportRefused, MatchNotFound, NotFound, Refused
 from recorder.log.backup import Backup, BackupMatch
 from recorder.log.file import (
     GENESIS,
@@ -46,7 +47,6 @@ from recorder.log.file import (
     canonical_json,
     chain_new,
     chained,
-    check_chain,
     export_line,
     format_time,
     link_problem,
@@ -68,20 +68,19 @@ from recorder.sql.tables import (
     MatchPlayer,
     MatchSnapshot,
     StoredEvent,
-    retried_envelopes,
     served_envelope,
     utcnow,
 )
 from recorder.store.bag import Dealers, committed, retry_check, store_seed, verified, without_commitment
 from recorder.store.bag import start as bag_start
-from recorder.store.chained import ChainedStore
+from recorder.store.chained import MAX_BATCH as MAX_BATCH
+from recorder.store.chained import ChainedStore, equal_data, refusal, ruled
+from recorder.store.chained import verified as verified_rows
 from recorder.store.fold_cache import BYTES_PER_STATE, UNKNOWN_GAME_BYTES, FoldCache, configured_bytes
 from recorder.store.snapshots import SNAPSHOT_EVERY, Snapshots, load_key, snapshot_key
 
-MAX_BATCH = 1000
 # The matches whose first event has the hash `hash` (served by the partial index ix_events_first_hash).
 FIRST_HASH_LOOKUP = core_select(EVENTS.c.match_id).where(EVENTS.c.hash == bindparam("hash"), FIRST_EVENT)
-_MATCH_OF = attrgetter("match_id")  # the stream a stored event row belongs to
 MATCHES = Match.__table__  # type: ignore[attr-defined]
 MATCH_PLAYERS = MatchPlayer.__table__  # type: ignore[attr-defined]
 SNAPSHOTS_TABLE = MatchSnapshot.__table__  # type: ignore[attr-defined]
@@ -94,12 +93,6 @@ INSERT_MATCH, INSERT_SEATS, INSERT_IMPORT, INSERT_SNAPSHOTS = (
 BUMP_LIST_VERSION = LIST_VERSION.update().where(LIST_VERSION.c.id == 1).values(version=LIST_VERSION.c.version + 1)
 DIGEST_LOOKUP = core_select(IMPORTS.c.match_id).where(IMPORTS.c.digest == bindparam("digest")).limit(1)
 _LAST_SEQ = f"SELECT last_seq FROM {MATCHES.name} WHERE id = ?"  # `driver_rows`' marks
-
-
-def _refusal(e: IllegalEvent, seq: int, type: str) -> BadRequest | Refused:
-    if isinstance(e, UnknownEventType):
-        return BadRequest(e.reason, seq=seq, type=type)
-    return Refused(e.reason, seq, type)
 
 
 class StoredFold(NamedTuple):
@@ -148,6 +141,11 @@ def _lines_json(lines: Sequence[ImportLine], texts: Sequence[str] | None) -> byt
 
 
 class EventStore(ChainedStore):
+    """The matches (see the module)."""
+
+    noun = "match"
+    chain = MATCH_CHAIN
+
     def __init__(
         self,
         engine: Engine,
@@ -199,7 +197,7 @@ class EventStore(ChainedStore):
         try:
             fold = Fold.begin(Event(1, "match_started", data))
         except IllegalEvent as e:
-            raise _refusal(e, 1, "match_started") from e
+            raise refusal(e, 1, "match_started") from e
         prepared = PreparedImport(fold, chain_new([NewEvent("match_started", data)], 1, GENESIS, recorded_by))
         try:
             created = self._store_new(prepared, [event_id], seed)
@@ -221,39 +219,12 @@ class EventStore(ChainedStore):
                 raise Conflict(f"event_id {event_id!r} was already used for another event")
             return {"match_id": stored.match_id, "seq": stored.seq, "event": stored.envelope(), "replayed": True}
 
-    def append(
-        self, match_id: str, events: Sequence[NewEvent], expected_seq: int, recorded_by: str
-    ) -> tuple[list[dict[str, Any]], bool]:
-        """Store all of `events` or none. Returns (stored envelopes, replayed) — replayed when every
-        event carried an event_id already stored: a retried request, answered with what was stored.
-
-        Each event's data is checked against its game's schema first: a field the event does not have
-        (a misspelling) is a BadRequest naming it. Then the game's rules: an illegal event is Refused.
-        (Imports are not checked for unknown fields: an old log may carry fields since dropped.)"""
-        if not events:
-            raise BadRequest("events must hold at least one event")
-        if len(events) > MAX_BATCH:
-            raise BadRequest(f"at most {MAX_BATCH} events per append")
-        for i, e in enumerate(events):
-            check_event(e.type, e.data, e.event_id, f"events[{i}]")
-        check_recorded_by(recorded_by)
-        try:
-            envelopes, fold = self._append(match_id, events, expected_seq, recorded_by)
-        except _Replayed as r:
-            return r.envelopes, True
-        except IntegrityError:
-            # On PostgreSQL another transaction may store one of these event_ids between our check and our
-            # insert (the unique index answers): a retry of the same events is a replay, anything else a 409.
-            with Session(self.engine) as s:
-                replay = self._replayed(s, match_id, events)
-            if replay is None:
-                raise
-            return replay, True
-        return envelopes, False
-
     def _append(
         self, match_id: str, events: Sequence[NewEvent], expected_seq: int, recorded_by: str
-    ) -> tuple[list[dict[str, Any]], Fold[Any]]:
+    ) -> list[dict[str, Any]]:
+        """`ChainedStore.append` of a match. Each event's data is checked against its game's schema first: a field
+        the event does not have (a misspelling) is a BadRequest naming it. Then the game's rules: an illegal event
+        is Refused. (Imports are not checked for unknown fields: an old log may carry fields since dropped.)"""
         quick = self._appended_in_one_trip(match_id, events, expected_seq, recorded_by)
         if quick is None and self._warmed(match_id, expected_seq):
             quick = self._appended_in_one_trip(match_id, events, expected_seq, recorded_by)
@@ -262,22 +233,12 @@ class EventStore(ChainedStore):
         # A Core connection and the driver's cursor (recorder.sql.append): no ORM session on the hot path.
         with self._sql.transaction() as conn:
             cur = self._sql.cursor(conn)
-            ids = _event_ids(events)
-            match, replayed = self._lock_match(conn, match_id, cur, ids)
-            if replayed:
-                raise _Replayed(self._replayed_in(conn, match_id, events, ids) or [])
-            if match is None:
-                raise MatchNotFound(f"no match {match_id!r}")
-            if expected_seq != match.last_seq:
-                raise Conflict(
-                    f"expected_seq {expected_seq} is not the match's last seq {match.last_seq}",
-                    current_seq=match.last_seq,
-                )
+            match = self._locked_head(conn, cur, match_id, events, expected_seq)
             stored = self._cache.get(match_id)
             if stored is None or stored.upto != match.last_seq:  # not cached (first append after a start)
                 stored = self._fold_in(conn, match_id, match.last_seq)
             if stored.broken is not None or stored.fold is None:
-                raise _broken(match_id, stored, "nothing can be appended to it")
+                raise self._broken(match_id, stored.broken, stored.upto, "nothing can be appended to it")
             fold = stored.fold
             dealing = self._dealers.open(conn, match_id, fold) if committed(fold) else None  # the server deals
             if dealing is not None:
@@ -290,13 +251,13 @@ class EventStore(ChainedStore):
                     continue
                 _check_fields(fold, seq, e)  # as sent, before the dealer adds the tiles it deals
                 e = events[i] = dealing.deal(fold, seq, e)  # type: ignore[index]
-                fold = _ruled(fold, seq, e)
+                fold = ruled(Fold.apply, fold, seq, e)
             if dealing is not None:
                 events, fold = dealing.reveal(fold, list(events))
             envelopes, texts = chained(events, match.last_seq + 1, stored.head, recorded_by)
             self._insert(conn, match, fold, envelopes, [e.event_id for e in events], cur, last=True, texts=texts)
         self._publish(match_id, StoredFold(fold, envelopes[-1]["hash"], fold.seq))
-        return envelopes, fold
+        return envelopes
 
     def _warmed(self, match_id: str, expected_seq: int) -> bool:
         """Whether the match's fold was not cached at `expected_seq` and now is, read on a reader connection: the
@@ -314,7 +275,7 @@ class EventStore(ChainedStore):
 
     def _appended_in_one_trip(
         self, match_id: str, events: Sequence[NewEvent], expected_seq: int, recorded_by: str
-    ) -> tuple[list[dict[str, Any]], Fold[Any]] | None:
+    ) -> list[dict[str, Any]] | None:
         """The append with no read before its writes (`Appender.one_trip`: PostgreSQL in one round trip, SQLite on
         the writing turn's kept connection), when the match's fold up to
         `expected_seq` is cached and the events are legal in it, and the append writes nothing but rows, the head
@@ -346,7 +307,7 @@ class EventStore(ChainedStore):
         if not self._sql.one_trip(rows, match_id, expected_seq, fold.seq, at, snapshots):
             return None
         self._publish(match_id, StoredFold(fold, envelopes[-1]["hash"], fold.seq))
-        return envelopes, fold
+        return envelopes
 
     def import_log(
         self, lines: Sequence[ImportLine], recorded_by: str, file_name: str | None = None
@@ -476,34 +437,14 @@ class EventStore(ChainedStore):
         s.expire_all()
         return match_id
 
-    def _replayed(self, s: Session, match_id: str, events: Sequence[NewEvent]) -> list[dict[str, Any]] | None:
-        """What was stored for these events' event_ids, when every one was (a retried request), else None;
-        a Conflict when some were stored with other content or in another batch."""
-        ids = _event_ids(events)
-        return self._replayed_in(s.connection(), match_id, events, ids) if ids else None
-
-    def _replayed_in(
-        self, conn: Connection, match_id: str, events: Sequence[NewEvent], ids: list[str]
-    ) -> list[dict[str, Any]] | None:
-        stored = {r.event_id: r for r in conn.execute(core_select(*EVENTS.c).where(EVENTS.c.event_id.in_(ids)))}
-        if not stored:
-            return None
-        check = retry_check(conn, match_id)
-        if check is None:
-            return retried_envelopes(stored, match_id, _MATCH_OF, events, ids)
-        return retried_envelopes(stored, match_id, _MATCH_OF, events, ids, check)
-
-    def _lock_match(
-        self, conn: Connection, match_id: str, cur: Any = None, event_ids: Sequence[str] = ()
-    ) -> tuple[Head | None, bool]:
-        """The match's head, its row locked for the transaction (on SQLite the log's head with it), or None
-        when there is no such match; and whether any of `event_ids` was stored before (a retry)."""
-        if not is_match_id(match_id):  # never a match: not worth asking the database, which may refuse it
-            raise MatchNotFound(f"no match {match_id!r}")
-        return self._sql.head(cur if cur is not None else self._sql.cursor(conn), MATCH_CHAIN, match_id, event_ids)
+    def _same_data(self, conn: Connection, owner: str) -> Callable[[str, Any, Any], bool]:
+        return retry_check(conn, owner) or equal_data  # a committed bag's draws are stored with the dealt tiles
 
     def _locked(self, conn: Connection, match_id: str) -> Head:
-        head, _ = self._lock_match(conn, match_id)
+        """The match's head, its row locked for the transaction (on SQLite the log's head with it)."""
+        if not is_match_id(match_id):  # never a match: not worth asking the database, which may refuse it
+            raise MatchNotFound(f"no match {match_id!r}")
+        head, _ = self._sql.head(self._sql.cursor(conn), MATCH_CHAIN, match_id)
         if head is None:
             raise MatchNotFound(f"no match {match_id!r}")
         return head
@@ -743,7 +684,8 @@ class EventStore(ChainedStore):
             self._distrusted.add(match_id)
             self._cache.drop(match_id)
             if stored.broken is not None:
-                raise _broken(match_id, stored, f"the states before seq {seq} cannot be replayed")
+                raise self._broken(match_id, stored.broken, stored.upto,
+                                   f"the states before seq {seq} cannot be replayed")
             raise ChainBroken(
                 f"the stored events of match {match_id} up to seq {seq} no longer end in the hash they had when "
                 f"its snapshot was taken; `scorebook verify {match_id}` shows it", seq)
@@ -773,7 +715,7 @@ class EventStore(ChainedStore):
         k - 1; when seq 1 itself fails there is nothing to fold: ChainBroken."""
         stored = self.stored_fold(match_id)
         if stored.fold is None:
-            raise _broken(match_id, stored, "nothing of it can be replayed")
+            raise self._broken(match_id, stored.broken, stored.upto, "nothing of it can be replayed")
         fold = stored.fold
         if at is not None:
             if not 1 <= at <= fold.seq:
@@ -915,35 +857,17 @@ class EventStore(ChainedStore):
         """JSON Lines in FORMAT.md's field order (read at once: an unknown match raises here, not later)."""
         return [export_line(env) for env in self.events(match_id)]
 
-    def verify(self, match_id: str) -> ChainCheck:
-        """The stored rows' hash chain, and that they reach the match's last seq (a deleted tail leaves a
-        chain that verifies on its own)."""
-        with Session(self.engine) as s:
-            last_seq = self._match(s, match_id).last_seq
-        events = self.events(match_id)
-        check = check_chain(events)
-        if check.ok and check.events != last_seq:
-            n = check.events
-            why = f"the events end at seq {n}; the match's last seq is {last_seq}"
-            return ChainCheck(False, n, min(n, last_seq) + 1, why)
-        return verified(check, events)  # a committed bag: every draw dealt again from the revealed seed
+    def _verified_further(self, check: ChainCheck, envelopes: Sequence[Mapping[str, Any]]) -> ChainCheck:
+        return verified(check, envelopes)  # a committed bag: every draw dealt again from the revealed seed
 
+    def _verify_hint(self, owner: str) -> str:
+        return f"; `scorebook verify {owner}` shows it"
 
-class _Replayed(Exception):
-    """Every event of an append was stored before: its envelopes, to answer the retry with."""
+    def _is_id(self, owner: str) -> bool:
+        return is_match_id(owner)
 
-    def __init__(self, envelopes: list[dict[str, Any]]) -> None:
-        self.envelopes = envelopes
-
-
-def _broken(match_id: str, stored: StoredFold, consequence: str) -> ChainBroken:
-    check = stored.broken
-    assert check is not None and check.first_bad_seq is not None
-    return ChainBroken(
-        f"the stored events of match {match_id} stop verifying at seq {check.first_bad_seq} ({check.reason}): "
-        f"{consequence}; `scorebook verify {match_id}` shows it",
-        check.first_bad_seq,
-    )
+    def _not_found(self, owner: str) -> NotFound:
+        return MatchNotFound(f"no match {owner!r}")
 
 
 def verified_fold(start: StoredFold, rows: Sequence[StoredEvent | EventRow], last_seq: int) -> StoredFold:
@@ -953,7 +877,7 @@ def verified_fold(start: StoredFold, rows: Sequence[StoredEvent | EventRow], las
     fold, head, n = start.fold, start.head, start.upto
     if rows:
         # The usual case first: every row links, and the rules take them all in one `Fold.extend` (a third
-        # cheaper than an `apply` per event). Any refusal is left to the loop below, which names it.
+        # cheaper than an `apply` per event). Any refusal is left to `verified_rows`, which names it.
         events: list[Event] = []
         try:
             for row in rows:
@@ -971,34 +895,10 @@ def verified_fold(start: StoredFold, rows: Sequence[StoredEvent | EventRow], las
                 if n >= last_seq:
                     folded = fold.extend(events) if fold is not None else Fold.begin(events[0]).extend(events[1:])
                     return StoredFold(folded, head, last_seq)
-        except Exception:  # noqa: S110 - a row or an event the loop below refuses with its reason
+        except Exception:  # noqa: S110 - a row or an event `verified_rows` refuses with its reason
             pass
-        fold, head, n = start.fold, start.head, start.upto
-
-    def stop(seq: int, reason: str) -> StoredFold:
-        return StoredFold(fold, head, last_seq, ChainCheck(False, seq, seq, reason))
-
-    for row in rows:
-        if row.seq != n + 1:
-            return stop(n + 1, f"seq {n + 1} is missing")
-        try:
-            env = row.stored_envelope()
-            problem = link_problem(env, n + 1, head)
-        except Exception as e:  # a row no append could have written
-            return stop(n + 1, f"the stored row cannot be read ({type(e).__name__})")
-        if problem is not None:
-            return stop(n + 1, problem)
-        try:
-            event = Event(row.seq, row.type, env["data"])
-            fold = fold.apply(event) if fold is not None else Fold.begin(event)
-        except IllegalEvent as e:
-            return stop(n + 1, f"{row.type} is refused by the rules: {e.reason}")
-        except Exception as e:  # the rules were never meant to see such data
-            return stop(n + 1, f"{row.type} cannot be replayed ({type(e).__name__})")
-        head, n = env["hash"], n + 1
-    if n < last_seq:
-        return stop(n + 1, f"seq {n + 1} is missing")
-    return StoredFold(fold, head, last_seq)
+    done = verified_rows(start.fold, start.head, start.upto, rows, last_seq, Fold.begin, Fold.apply)
+    return StoredFold(done.state, done.head, last_seq, done.broken)
 
 
 def _restore_tokens(s: Session, tokens: Sequence[dict[str, Any]]) -> int:
@@ -1027,18 +927,10 @@ def _check_fields(fold: Fold[Any], seq: int, e: NewEvent, text: str | None = Non
         raise BadRequest(problem, seq=seq, type=e.type)
 
 
-def _ruled(fold: Fold[Any], seq: int, e: NewEvent) -> Fold[Any]:
-    """`fold` with the new event `e` as `seq`, or Refused (BadRequest for a malformed one) by the rules."""
-    try:
-        return fold.apply(Event(seq, e.type, e.data))
-    except IllegalEvent as err:
-        raise _refusal(err, seq, e.type) from err
-
-
 def _applied(fold: Fold[Any], seq: int, e: NewEvent, text: str | None = None) -> Fold[Any]:
-    """`_ruled`, the event's fields checked first (`_check_fields`)."""
+    """`fold` with the new event `e` as `seq`, its fields checked first (`_check_fields`), or its refusal."""
     _check_fields(fold, seq, e, text)
-    return _ruled(fold, seq, e)
+    return ruled(Fold.apply, fold, seq, e)
 
 
 def _event_rows(match_id: str, envelopes: Sequence[dict[str, Any]], event_ids: Sequence[str | None],
@@ -1088,14 +980,6 @@ def _new_match_row(match_id: str, data: dict[str, Any], created_at: datetime) ->
 def _seat_rows(match_id: str, data: dict[str, Any], created_at: datetime) -> list[dict[str, Any]]:
     return [{"match_id": match_id, "seat": i, "player_id": p["id"], "name": p.get("name") or p["id"],
              "created_at": created_at} for i, p in enumerate(data["players"])]
-
-
-def _event_ids(events: Sequence[NewEvent]) -> list[str]:
-    """The batch's event_ids (events without one left out); a BadRequest when one repeats."""
-    ids = [e.event_id for e in events if e.event_id is not None]
-    if len(set(ids)) != len(ids):
-        raise BadRequest("event_id values repeat within the batch")
-    return ids
 
 
 def _bump_list_version(conn: Connection) -> None:
