@@ -9,7 +9,8 @@ keeping them in the append's transaction would make every append cost the length
   every match they touch from the store's fold, and writes the rows and the new checkpoint in one
   transaction. A crash before that commit leaves the old checkpoint: the next run does the work again,
   and writing a match's facts twice is harmless. Two servers may run it at once: the checkpoint row is
-  locked for the transaction (FOR UPDATE on PostgreSQL; SQLite's writers are one at a time).
+  locked for the transaction (FOR UPDATE on PostgreSQL; SQLite's writers are one at a time), which is the
+  store's writer's transaction (recorder/sql/append.py): on SQLite it takes its turn with the appends.
 - The server runs it in a background thread (`follow`), and every read of the facts catches up first,
   so the statistics page never shows less than what was committed before it asked.
 - A catch-up of many matches (the first after an upgrade, a restore) reads their rows in chunks and folds
@@ -41,7 +42,6 @@ from recorder.readmodels.rows import (
     no_gc,
     write,
 )
-from recorder.sql.engine import for_writing
 from recorder.sql.rows import EVENTS, log_head
 from recorder.sql.tables import ProjectionCheckpoint, utcnow
 from recorder.store.matches import EventStore
@@ -86,7 +86,7 @@ class FactsProjector:
         current = self.checkpoint()
         if current >= self.head():  # read first: a read of the facts takes no write lock when nothing is new
             return current
-        with self._lock, for_writing(self.store.engine).begin() as conn:
+        with self._lock, self.store.writer.transaction() as conn:
             position = lock_checkpoint(conn)
             head = log_head(conn)
             upto = head if limit is None else min(head, position + limit)
@@ -118,7 +118,7 @@ class FactsProjector:
 
     def reset(self) -> None:
         """Forget the read model: the next catch-up reads the whole log again."""
-        with self._lock, for_writing(self.store.engine).begin() as conn:
+        with self._lock, self.store.writer.transaction() as conn:
             conn.execute(delete(FACTS_TABLE))
             lock_checkpoint(conn)
             conn.execute(CHECKPOINTS.update().where(CHECKPOINTS.c.name == FACTS)
@@ -142,7 +142,7 @@ class FactsProjector:
             missing = [k.match_id for k in keys if (hit := kept.get(k.match_id)) is None or hit[0] != k.seq]
             stale = self._decode(conn, missing, game, len(missing) > len(keys) // 2)
         if stale:
-            with self._lock, for_writing(self.store.engine).begin() as conn:
+            with self._lock, self.store.writer.transaction() as conn:
                 self._project(conn, stale)
             return self.facts(game, catch_up=False)
         out = [hit[1] for k in keys if (hit := kept.get(k.match_id)) is not None and hit[0] == k.seq]
@@ -175,7 +175,7 @@ class FactsProjector:
             stale = self._decode(conn, missing_whole, full, len(missing_whole) > of_game // 2)
             stale += self._summarize(conn, missing_brief, full, len(missing_brief) > (len(keys) - of_game) // 2)
         if stale:
-            with self._lock, for_writing(self.store.engine).begin() as conn:
+            with self._lock, self.store.writer.transaction() as conn:
                 self._project(conn, stale)
             return self.summaries(full, catch_up=False)
         out: list[MatchSummary] = []

@@ -8,9 +8,9 @@ How an append locks on SQLite (the contract: recorder/sql/append.py):
   the log's last position) stays true until its commit. Its head is read without FOR UPDATE, which SQLite has
   not. Readers begin deferred and, in WAL mode, neither wait for writers nor block them.
 - A writer that finds the lock taken sleeps in SQLite's busy handler (1, 2, 5, 10 … ms) and is not woken when it
-  is free, so this process's appenders — of matches and of club streams — queue on a lock of their own first
-  (`AppendTurns`), and each starts the moment the one before commits (other processes, and other writes, still
-  meet SQLite's wait).
+  is free, so this process's writers — appends, creates and imports of matches and of club streams, the read
+  models' catch-up — queue on a lock of their own first (`AppendTurns`), and each starts the moment the one
+  before commits (other processes, and other writes, still meet SQLite's wait).
 - Taking turns, they share one connection, kept open: checking a connection out of the pool and back in (its
   reset included) cost a sixth of an append's own CPU. A path's first turn still borrows a pooled connection: one
   made for a single append (a script, the first append after a restart) would otherwise take a connection out of

@@ -19,6 +19,7 @@ import logging
 import threading
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import partial
@@ -57,7 +58,7 @@ from recorder.log.file import (
 from recorder.log.inputs import check_event, check_recorded_by, is_match_id
 from recorder.log.readable import dumps_strictly, readable_meta, readable_players, readable_winners
 from recorder.sql.append import MATCH_CHAIN, Appender, Head
-from recorder.sql.engine import driver_rows, for_writing
+from recorder.sql.engine import driver_rows
 from recorder.sql.rows import EVENTS, EventRow, match_rows
 from recorder.sql.tables import (
     FIRST_EVENT,
@@ -161,7 +162,6 @@ class EventStore(ChainedStore):
         stored every `snapshot_every` events (0: none), keyed by `snapshot_secret` (default: the server's secret).
         `writer`: the database's append path, when another store has one (default: one of its own)."""
         super().__init__(engine, writer)
-        self._writer = for_writing(engine)
         self._cache: FoldCache[StoredFold] = FoldCache(configured_bytes(cache_bytes), cache_size or 1 << 30)
         self._snapshot_every = snapshot_every
         self._snapshot_secret = snapshot_secret
@@ -327,7 +327,7 @@ class EventStore(ChainedStore):
     def store_many(self, files: Sequence[tuple[PreparedImport, ImportSource]]) -> list[dict[str, Any]]:
         """Store checked match files in one transaction: all of them, or none (an error stores nothing)."""
         results, published = [], []
-        with Session(self._writer) as s:
+        with self._writing() as s:
             for prepared, source in files:
                 result, fold = self._store_file(s, prepared, source)
                 results.append(result)
@@ -408,7 +408,7 @@ class EventStore(ChainedStore):
     def _store_new(
         self, prepared: PreparedImport, event_ids: list[str | None], seed: str | None = None
     ) -> dict[str, Any]:
-        with Session(self._writer) as s:
+        with self._writing() as s:
             match_id = self._new_match(s, prepared, event_ids)
             if seed is not None:  # a committed bag's seed, in the match's transaction
                 store_seed(s.connection(), match_id, seed)
@@ -436,6 +436,14 @@ class EventStore(ChainedStore):
                      texts=prepared.texts, fold_at=prepared.fold_at)
         s.expire_all()
         return match_id
+
+    @contextmanager
+    def _writing(self) -> Iterator[Session]:
+        """An ORM session in the writer's transaction (`writer.transaction()`: on SQLite this process's turn), for a
+        match's start, an import and a restore: committed when the block ends without an exception (the session's
+        own `commit` only flushes), rolled back when it raises."""
+        with self._sql.transaction() as conn, Session(bind=conn) as s:
+            yield s
 
     def _same_data(self, conn: Connection, owner: str) -> Callable[[str, Any, Any], bool]:
         return retry_check(conn, owner) or equal_data  # a committed bag's draws are stored with the dealt tiles
@@ -514,7 +522,7 @@ class EventStore(ChainedStore):
         counts = {"matches_added": 0, "matches_extended": 0, "matches_unchanged": 0, "events_added": 0,
                   "tokens_added": 0}
         checked = [(m, self._check_backup_match(m)) for m in backup.matches]
-        with Session(self._writer) as s:
+        with self._writing() as s:
             for m, prepared in checked:
                 added = self._restore_match(s, m, prepared)
                 key = "matches_unchanged" if added == 0 else "matches_added" if added == len(m.envelopes) \
