@@ -28,6 +28,7 @@ the match list's version) stay Core statements in the stores.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from functools import lru_cache
@@ -100,7 +101,7 @@ AT = EVENT_COLUMNS.index("recorded_at")
 ROW_AT = ROW_COLUMNS.index("recorded_at")  # in a row without its position (which comes before the time)
 
 
-class Appender:
+class Appender(ABC):
     """The append path of one database (`SqliteAppender`, `PostgresAppender`): the writer's transaction, the
     locked head, the writes. Built once per store; the stores of one Scorebook share one (SQLite: one turn)."""
 
@@ -133,22 +134,26 @@ class Appender:
 
     # -- the contract: each database's own ----------------------------------------------------------------
 
+    @abstractmethod
     def transaction(self) -> AbstractContextManager[Connection]:
         """A connection in a writer's transaction (this process's turn, on SQLite), committed when the block ends
         without an exception, rolled back when it raises. An append then reads its head with `head`."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def _read(self, cur: Any, sql: str, params: tuple[Any, ...]) -> Any:
         """The first row of the head's query, run at the start of the writer's transaction."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def _script(self, cur: Any, rows: Sequence[Sequence[Any]], update: str, match: tuple[Any, ...], commit: bool,
                 texts: bool = False, position: int | None = None) -> None:
         """`write`'s statements as the database takes them at once: the rows, numbered after the log's head
         `position` (None: read under the lock that hands positions out), the match's head moved by `update` (its
         parameters `match`), and the COMMIT with them when `commit` and the database sends it in the same trip."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def one_trip(self, rows: Sequence[Sequence[Any]], match_id: str, expected_seq: int, last_seq: int,
                  updated_at: Any, snapshots: Sequence[Mapping[str, Any]] = ()) -> bool:
         """A match's append with no read before its writes, as one transaction of its own, for a writer that knows
@@ -156,8 +161,9 @@ class Appender:
         still at `expected_seq`, then the rows (data as stored text), the snapshots due among them (their rows'
         column values). False, and nothing stored, when the match is not at `expected_seq` or a row breaks a
         unique index (an event_id stored before): the caller then appends the careful way, which words the answer."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def close(self) -> None:
         """Give back what the path keeps open (SQLite: the kept connection); it stays usable."""
 

@@ -64,6 +64,9 @@ class PostgresAppender(Appender):
         with self._engine.connect() as conn, conn.begin():
             yield conn
 
+    def close(self) -> None:
+        """Nothing is kept open: each transaction takes a pooled connection."""
+
     def _read(self, cur: Any, sql: str, params: tuple[Any, ...]) -> Any:
         with cur.connection.pipeline():  # psycopg sends the transaction's BEGIN with the query in one round trip
             self._run(cur, sql, params)
