@@ -16,6 +16,7 @@ its appends take a one-trip path when its fold is cached).
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple, TypeVar
 
@@ -162,7 +163,7 @@ def verified(state: Any, head: str, seq: int, rows: Iterable[Any], last_seq: int
     return Verified(state, head, n)
 
 
-class ChainedStore:
+class ChainedStore(ABC):
     """A store of one kind of hash-chained stream (`chain`: its tables), named `noun` in its answers. Its appends
     take the writer's transaction of `writer` (the database's append path, recorder/sql/append.py): the stores of
     one database in one process share one, so that on SQLite they take their turns in one queue."""
@@ -181,17 +182,20 @@ class ChainedStore:
 
     # -- what each store says of itself ---------------------------------------------------------------
 
+    @abstractmethod
     def _is_id(self, owner: str) -> bool:
         """Whether `owner` may name a stream (one that may not is never asked of the database)."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def _not_found(self, owner: str) -> NotFound:
-        raise NotImplementedError
+        """The answer for a stream that is not stored (a 404)."""
 
+    @abstractmethod
     def _append(self, owner: str, events: Sequence[NewEvent], expected_seq: int,
                 recorded_by: str) -> list[dict[str, Any]]:
         """The append (its input checked), raising Replayed for a retry: its stored envelopes."""
-        raise NotImplementedError
+        ...
 
     def _same_data(self, conn: Connection, owner: str) -> Callable[[str, Any, Any], bool]:
         """How a retry's data is compared with what was stored (`retried_envelopes`)."""
