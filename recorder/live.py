@@ -3,7 +3,7 @@
 One `Notifier` per engine and process (`notifier_for`), whichever number of readers wait on it — the event
 streams of the API (`recorder/api/routers/live.py`), `scorebook follow`:
 
-- PostgreSQL: every append's transaction sends `NOTIFY scorebook_events` (recorder/sql/append.py), which the
+- PostgreSQL: every append's transaction sends `NOTIFY scorebook_events` (recorder/sql/postgres.py), which the
   server delivers at commit, so a woken reader always finds the rows; one dedicated psycopg connection
   LISTENs (autocommit, outside the pool: a pooled connection never has anything to read, see
   `recorder.sql.engine._postgres_liveness`) and wakes every waiting reader.

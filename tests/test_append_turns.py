@@ -1,4 +1,4 @@
-"""Appends' connections (recorder/sql/turns.py): SQLite keeps one, shared by turns; PostgreSQL takes one each."""
+"""Appends' connections (recorder/sql/sqlite.py): SQLite keeps one, shared by turns; PostgreSQL takes one each."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from recorder.facade import Scorebook
 from recorder.log.file import NewEvent
 from recorder.sql.engine import for_writing, make_engine
 from recorder.sql.migrate import upgrade
-from recorder.sql.turns import AppendTurns
+from recorder.sql.sqlite import AppendTurns
 
 
 def _driver(conn: object) -> object:

@@ -39,8 +39,8 @@ def test_the_index_is_unique_and_holds_only_rows_with_an_event_id(engine: Engine
 
 
 @pytest.mark.parametrize("lookup", [
-    "SELECT * FROM events WHERE event_id IN ('a', 'b')",  # a retry's rows (`EventStore._replayed_in`)
-    "SELECT EXISTS (SELECT 1 FROM events WHERE event_id IN ('a'))",  # the one trip's refusal (`AppendStatements`)
+    "SELECT * FROM events WHERE event_id IN ('a', 'b')",  # a retry's rows (`ChainedStore._replayed`)
+    "SELECT EXISTS (SELECT 1 FROM events WHERE event_id IN ('a'))",  # the one trip's refusal (`Appender.any_stored`)
 ])
 def test_a_retry_is_looked_up_through_the_index(engine: Engine, lookup: str) -> None:
     assert "ix_events_event_id" in plan(engine, lookup)

@@ -383,7 +383,7 @@ def test_a_long_import_is_stored_row_for_row(store: EventStore) -> None:
     import random
 
     from projections.registry import get_game
-    from recorder.sql.append import SCRIPT_ROWS
+    from recorder.sql.postgres import SCRIPT_ROWS
 
     players = [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}]
     log = get_game("hats-off").random_match(random.Random(5), players, {"target_score": 600})

@@ -1,5 +1,5 @@
-"""The append with no read before its writes (`EventStore._appended_in_one_trip`: `AppendStatements.one_trip`
-on PostgreSQL, `one_trip_sqlite` on SQLite): taken when the writer's cached fold is at the match's head, and
+"""The append with no read before its writes (`EventStore._appended_in_one_trip`: `PostgresAppender.one_trip`
+on PostgreSQL, `SqliteAppender.one_trip` on SQLite): taken when the writer's cached fold is at the match's head, and
 never the one to answer a conflict, a refusal or a retry from a stale cache."""
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from sqlalchemy.engine import Engine
 
 from recorder.errors import Conflict, MatchNotFound, Refused
 from recorder.log.file import NewEvent
-from recorder.sql.append import AppendStatements
+from recorder.sql.postgres import PostgresAppender
+from recorder.sql.sqlite import SqliteAppender
 from recorder.store.matches import EventStore
 from tests.logs import START, launch, round_start
 
@@ -25,14 +26,14 @@ def new(e: dict[str, Any], event_id: str | None = None) -> NewEvent:
 def trips(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """What each one-trip attempt answered (True: stored)."""
     seen: list[bool] = []
-    for name in ("one_trip", "one_trip_sqlite"):
-        real = getattr(AppendStatements, name)
+    for path in (PostgresAppender, SqliteAppender):
+        real = path.one_trip
 
-        def counted(self: AppendStatements, *args: Any, real: Any = real, **kwargs: Any) -> bool:
+        def counted(self: Any, *args: Any, real: Any = real, **kwargs: Any) -> bool:
             seen.append(real(self, *args, **kwargs))
             return seen[-1]
 
-        monkeypatch.setattr(AppendStatements, name, counted)
+        monkeypatch.setattr(path, "one_trip", counted)
     return seen
 
 

@@ -64,7 +64,7 @@ class Clubs:
 
     def __init__(self, sb: Matches) -> None:
         self.sb = sb
-        self.streams = StreamStore(sb.engine)
+        self.streams = StreamStore(sb.engine, writer=sb.store.writer)  # its appends take their turns with the matches'
         self._ratings: tuple[Any, dict[str, GameRatings]] | None = None
 
     # -- writing ---------------------------------------------------------------------------------------

@@ -10,7 +10,8 @@ append cost the length of its match. Instead:
   match they touch, and writes the rows and the new checkpoint in one transaction. A crash before that commit
   leaves the old checkpoint: the next run does the work again, and writing a match's rows twice is harmless.
   Two servers may run it at once: the checkpoint row is locked for the transaction (FOR UPDATE on
-  PostgreSQL; SQLite's writers are one at a time).
+  PostgreSQL; SQLite's writers are one at a time), which is the store's writer's transaction
+  (recorder/sql/append.py): on SQLite it takes its turn with the appends.
 - The server runs it in a background thread (`Follower`), and every read of a followed model catches up
   first (`recorder.readmodels.facts.FactsReader`).
 - A catch-up of many matches (the first after an upgrade, a restore) reads their rows in chunks and folds
@@ -39,7 +40,6 @@ from recorder.readmodels.model import (
     projected_from,
     write,
 )
-from recorder.sql.engine import for_writing
 from recorder.sql.rows import EVENTS, log_head
 from recorder.sql.tables import ProjectionCheckpoint, utcnow
 from recorder.store.matches import EventStore
@@ -81,7 +81,7 @@ class Projector:
         current = self.checkpoint(model)
         if current >= self.head():  # read first: a read of the model takes no write lock when nothing is new
             return current
-        with self._lock, for_writing(self.store.engine).begin() as conn:
+        with self._lock, self.store.writer.transaction() as conn:
             position = lock_checkpoint(conn, model)
             head = log_head(conn)
             upto = head if limit is None else min(head, position + limit)
@@ -95,7 +95,7 @@ class Projector:
 
     def reproject(self, match_ids: Sequence[str], models: Sequence[ReadModel]) -> None:
         """Recompute `models`' rows of `match_ids` now (rows a reader found in an older format)."""
-        with self._lock, for_writing(self.store.engine).begin() as conn:
+        with self._lock, self.store.writer.transaction() as conn:
             self._project(conn, match_ids, Plan(tuple(models)))
 
     def _project(self, conn: Connection, match_ids: Sequence[str], plan: Plan) -> None:
@@ -116,7 +116,7 @@ class Projector:
 
     def reset(self) -> None:
         """Forget the followed models: the next catch-up reads the whole log again."""
-        with self._lock, for_writing(self.store.engine).begin() as conn:
+        with self._lock, self.store.writer.transaction() as conn:
             for model in self.models:
                 conn.execute(delete(model.table))
                 lock_checkpoint(conn, model)

@@ -1,4 +1,5 @@
-"""Engines: SQLite with immediate write transactions, PostgreSQL through psycopg 3."""
+"""Engines: SQLite with immediate write transactions (set up in recorder/sql/sqlite.py), PostgreSQL through
+psycopg 3; a writer's engine (`for_writing`), and a pooled connection's driver for a hot read."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from sqlmodel import create_engine
 
 from recorder.config import database_url
 from recorder.log.readable import dumps_strictly, loads_leniently
+from recorder.sql import sqlite
 
 # JSON columns, the same on both databases (psycopg's dialect hands these to psycopg's own JSON adapters):
 # written as standard JSON only, and read without ever raising, so that one unreadable row cannot fail a
@@ -25,7 +27,7 @@ def make_engine(url: str | None = None) -> Engine:
     url = database_url(url)
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **JSON_OPTIONS)
-        _sqlite_immediate_transactions(engine)
+        sqlite.configure(engine)
         return engine
     engine = create_engine(url, **JSON_OPTIONS)
     _postgres_liveness(engine)
@@ -54,12 +56,10 @@ def _readable(fd: int) -> bool:
     return bool(poller.poll(0))
 
 
-WRITE_OPTION = "scorebook_write"
-
-
 def for_writing(engine: Engine) -> Engine:
-    """The same engine (and pool), marked so that its transactions begin as writers."""
-    return engine.execution_options(**{WRITE_OPTION: True})
+    """The same engine (and pool), marked so that its transactions begin as writers (SQLite: IMMEDIATE). An
+    append takes its writer's transaction from its store's append path instead (recorder/sql/append.py)."""
+    return engine.execution_options(**{sqlite.WRITE_OPTION: True})
 
 
 @contextmanager
@@ -68,7 +68,7 @@ def autocommit_driver(engine: Engine) -> Iterator[Any]:
     put in autocommit (no BEGIN sent before a query, no ROLLBACK when the pool takes the connection back: one
     round trip, not three), and back out of it before the pool has the connection again — one that cannot be
     (it broke) is dropped from the pool, never handed to a writer in autocommit. SQLite's connections are so
-    already (recorder.sql.engine leaves transactions to BEGIN)."""
+    already (recorder/sql/sqlite.py leaves transactions to BEGIN)."""
     conn = engine.raw_connection()
     try:
         driver: Any = conn.driver_connection
@@ -103,31 +103,3 @@ def driver_rows(driver: Any, dialect: Dialect, sql: str, params: tuple[Any, ...]
         raise DBAPIError.instance(sql, params, e, driver_error) from e
     finally:
         cur.close()
-
-
-def _lenient_text(raw: bytes) -> str:
-    """SQLite's TEXT may hold bytes that are not UTF-8 (written with the sqlite3 shell, say): read them with
-    U+FFFD in place of each bad byte rather than failing the whole read (costs nothing measurable)."""
-    return raw.decode("utf-8", "replace")
-
-
-def _sqlite_immediate_transactions(engine: Engine) -> None:
-    """A writer takes SQLite's write lock at BEGIN, so its read-check-append cannot interleave with
-    another writer's; readers begin deferred and, in WAL mode, neither wait for writers nor block them."""
-
-    @event.listens_for(engine, "connect")
-    def _connect(dbapi_conn: Any, _record: Any) -> None:
-        dbapi_conn.isolation_level = None  # let us emit BEGIN ourselves
-        dbapi_conn.text_factory = _lenient_text
-        cur = dbapi_conn.cursor()
-        cur.execute("PRAGMA foreign_keys=ON")
-        cur.execute("PRAGMA busy_timeout=30000")
-        if engine.url.database not in (None, "", ":memory:"):
-            cur.execute("PRAGMA journal_mode=WAL")
-        cur.close()
-
-    @event.listens_for(engine, "begin")
-    def _begin(conn: Any) -> None:
-        # On the driver's connection: exec_driver_sql's own bookkeeping cost more than the BEGIN itself.
-        conn.connection.dbapi_connection.execute(
-            "BEGIN IMMEDIATE" if conn.get_execution_options().get(WRITE_OPTION) else "BEGIN")

@@ -236,7 +236,7 @@ class _Reader:
 
     def _fetched_strictly(self, driver: Any, sql: str, params: Sequence[Any]) -> list[Any] | None:
         """SQLite's rows with their text decoded by the driver itself (`str`), a third of the reading's cost
-        less than the connection's lenient decoder (`recorder.sql.engine`) called for every column; None when a text
+        less than the connection's lenient decoder (`recorder.sql.sqlite`) called for every column; None when a text
         is not UTF-8 (written by hand), which fails the whole query: the rows are then read leniently."""
         lenient = driver.text_factory
         driver.text_factory = str

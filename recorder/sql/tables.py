@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any
 
@@ -25,7 +25,6 @@ from sqlalchemy.dialects import sqlite
 from sqlalchemy.types import TypeDecorator, TypeEngine
 from sqlmodel import Field, SQLModel
 
-from recorder.errors import Conflict
 from recorder.log.file import format_time
 from recorder.log.readable import readable_data
 
@@ -174,35 +173,6 @@ class StoredEvent(SQLModel, table=True):
 def served_envelope(row: Any) -> dict[str, Any]:
     """`StoredEvent.envelope` of anything with its columns (an ORM row, a Core row)."""
     return {**stored_envelope(row), "data": readable_data(row.data)}
-
-
-def _equal_data(type: str, asked: Any, stored: Any) -> bool:
-    return bool(asked == stored)
-
-
-def retried_envelopes(
-    stored: Mapping[str, Any],
-    owner: str,
-    owner_of: Callable[[Any], str],
-    events: Sequence[Any],
-    ids: list[str],
-    same_data: Callable[[str, Any, Any], bool] = _equal_data,
-) -> list[dict[str, Any]] | None:
-    """What was stored for a batch's event_ids (`stored`: the rows found by event_id) when every one was, with
-    the same content, in the same stream `owner` (a retried request); None when none was; a Conflict otherwise.
-    The one check of a retry, for matches and for club streams. `same_data(type, asked, stored)` compares the
-    data: equality, unless the caller knows better (a committed bag's draws are stored with the dealt tiles)."""
-    if not stored:
-        return None
-    same = len(stored) == len(events) == len(ids) and all(
-        owner_of(r := stored[e.event_id]) == owner and r.type == e.type and same_data(r.type, e.data, r.data)
-        for e in events
-        if e.event_id is not None
-    )
-    if not same:
-        used = next(i for i in ids if i in stored)
-        raise Conflict(f"event_id {used!r} was already stored with different content or in another batch")
-    return [served_envelope(stored[e.event_id]) for e in events if e.event_id is not None]
 
 
 def stored_envelope(row: Any) -> dict[str, Any]:

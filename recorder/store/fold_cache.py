@@ -1,4 +1,5 @@
-"""The store's fold cache: the latest StoredFold of recently used matches, bounded in bytes.
+"""The stores' fold cache: the latest fold of recently used matches (a StoredFold), bounded in bytes, or of club
+streams (a StreamFold), bounded in entries.
 
 A fold's size is estimated, not measured (measuring a graph of shared persistent states is far too
 slow for every publish): the number of states it holds × what one state of its game costs, its descriptor's
@@ -12,22 +13,28 @@ from __future__ import annotations
 import os
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any, Generic, Protocol, TypeVar
 
 from projections.timeline import Fold
 
 
-class CachedFold(Protocol):
-    """What the cache needs of recorder.store.matches.StoredFold (not imported: the store imports this module)."""
-
-    @property
-    def fold(self) -> Fold[Any] | None: ...
+class Cached(Protocol):
+    """What the cache needs of what it holds: the seq it was folded up to (the stream's head when it was read)."""
 
     @property
     def upto(self) -> int: ...
 
 
-E = TypeVar("E", bound=CachedFold)
+class CachedFold(Cached, Protocol):
+    """What the cache's estimate needs of recorder.store.matches.StoredFold (not imported: the store imports this
+    module)."""
+
+    @property
+    def fold(self) -> Fold[Any] | None: ...
+
+
+E = TypeVar("E", bound=Cached)
 
 CACHE_MB_ENV = "SCOREBOOK_CACHE_MB"
 DEFAULT_CACHE_MB = 256
@@ -56,18 +63,27 @@ def held_bytes(fold: Fold[Any]) -> int:
 
 
 def estimated_bytes(stored: CachedFold) -> int:
+    """A match's fold's size (see the module)."""
     fold = stored.fold
     if fold is None:
         return ENTRY_BYTES
     return ENTRY_BYTES + held_bytes(fold)
 
 
-class FoldCache(Generic[E]):
-    """Match id -> StoredFold, least recently used first; at most `max_bytes` (estimated) and `max_entries`."""
+def uncounted(stored: Any) -> int:
+    """The size of an entry of a cache bounded in entries only."""
+    return 0
 
-    def __init__(self, max_bytes: int, max_entries: int = 1_000_000) -> None:
+
+class FoldCache(Generic[E]):
+    """Stream id -> its latest fold, least recently used first; at most `max_bytes` (each entry's `size`: by default
+    a match's `estimated_bytes`) and `max_entries`."""
+
+    def __init__(self, max_bytes: int, max_entries: int = 1_000_000,
+                 size: Callable[[Any], int] = estimated_bytes) -> None:
         self.max_bytes = max_bytes
         self.max_entries = max_entries
+        self._size = size
         self._entries: OrderedDict[str, tuple[E, int]] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
@@ -95,7 +111,7 @@ class FoldCache(Generic[E]):
         with self._lock:
             current = self._entries.get(match_id)
             if current is None or current[0].upto <= stored.upto:
-                self._set(match_id, stored, estimated_bytes(stored))
+                self._set(match_id, stored, self._size(stored))
             self._entries.move_to_end(match_id)
             self._evict()
 

@@ -1,9 +1,11 @@
-"""The append-only, hash-chained event store: SQL, locking and the fold cache.
+"""The append-only, hash-chained event store of matches: their appends, imports, backups, folds and the fold cache.
 
-One transaction per append: lock the match's stream (PostgreSQL: its row FOR UPDATE; SQLite: the
-engine begins every transaction IMMEDIATE), check idempotency and `expected_seq`, apply every new event
+One transaction per append (what every stream store shares, and how the head is locked: recorder/store/chained.py,
+recorder/sql/append.py): lock the match's head, check idempotency and `expected_seq`, apply every new event
 to the cached fold of the match (nothing is written unless all of them are legal), chain the hashes,
-insert, commit, and only then publish the new fold to the cache.
+insert, commit, and only then publish the new fold to the cache. When the writer's cached fold is at
+`expected_seq` and the events are legal in it, the append goes in one trip with no read before its writes
+(`Appender.one_trip`); the database's answer that the match is elsewhere sends it the careful way.
 
 Reading and writing match files, the hash chain and checking an import are in `recorder.log.file`
 (pure, no database).
@@ -16,11 +18,11 @@ import json
 import logging
 import threading
 import uuid
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import partial
-from operator import attrgetter
 from typing import Any, NamedTuple
 
 from sqlalchemy import bindparam, func, insert, tuple_
@@ -29,13 +31,13 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from projections.errors import IllegalEvent, UnknownEventType
+from projections.errors import IllegalEvent
 from projections.events import Event
 from projections.registry import with_rules_version
 from projections.schemas import unknown_field_problem
 from projections.scores import scores_json
 from projections.timeline import Fold
-from recorder.errors import BadRequest, ChainBroken, Conflict, ImportRefused, MatchNotFound, Refused
+from recorder.errors import BadRequest, ChainBroken, Conflict, ImportRefused, MatchNotFound, NotFound, Refused
 from recorder.log.backup import Backup, BackupMatch
 from recorder.log.file import (
     GENESIS,
@@ -46,7 +48,6 @@ from recorder.log.file import (
     canonical_json,
     chain_new,
     chained,
-    check_chain,
     export_line,
     format_time,
     link_problem,
@@ -56,8 +57,8 @@ from recorder.log.file import (
 )
 from recorder.log.inputs import check_event, check_recorded_by, is_match_id
 from recorder.log.readable import dumps_strictly, readable_meta, readable_players, readable_winners
-from recorder.sql.append import AppendStatements, Head
-from recorder.sql.engine import autocommit_driver, driver_rows, for_writing
+from recorder.sql.append import MATCH_CHAIN, Appender, Head
+from recorder.sql.engine import driver_rows
 from recorder.sql.rows import EVENTS, EventRow, match_rows
 from recorder.sql.tables import (
     FIRST_EVENT,
@@ -68,20 +69,19 @@ from recorder.sql.tables import (
     MatchPlayer,
     MatchSnapshot,
     StoredEvent,
-    retried_envelopes,
     served_envelope,
     utcnow,
 )
-from recorder.sql.turns import AppendTurns
 from recorder.store.bag import Dealers, committed, retry_check, store_seed, verified, without_commitment
 from recorder.store.bag import start as bag_start
+from recorder.store.chained import MAX_BATCH as MAX_BATCH
+from recorder.store.chained import ChainedStore, equal_data, refusal, ruled
+from recorder.store.chained import verified as verified_rows
 from recorder.store.fold_cache import FoldCache, configured_bytes, held_bytes
 from recorder.store.snapshots import SNAPSHOT_EVERY, Snapshots, load_key, snapshot_key
 
-MAX_BATCH = 1000
 # The matches whose first event has the hash `hash` (served by the partial index ix_events_first_hash).
 FIRST_HASH_LOOKUP = core_select(EVENTS.c.match_id).where(EVENTS.c.hash == bindparam("hash"), FIRST_EVENT)
-_MATCH_OF = attrgetter("match_id")  # the stream a stored event row belongs to
 MATCHES = Match.__table__  # type: ignore[attr-defined]
 MATCH_PLAYERS = MatchPlayer.__table__  # type: ignore[attr-defined]
 SNAPSHOTS_TABLE = MatchSnapshot.__table__  # type: ignore[attr-defined]
@@ -94,12 +94,6 @@ INSERT_MATCH, INSERT_SEATS, INSERT_IMPORT, INSERT_SNAPSHOTS = (
 BUMP_LIST_VERSION = LIST_VERSION.update().where(LIST_VERSION.c.id == 1).values(version=LIST_VERSION.c.version + 1)
 DIGEST_LOOKUP = core_select(IMPORTS.c.match_id).where(IMPORTS.c.digest == bindparam("digest")).limit(1)
 _LAST_SEQ = f"SELECT last_seq FROM {MATCHES.name} WHERE id = ?"  # `driver_rows`' marks
-
-
-def _refusal(e: IllegalEvent, seq: int, type: str) -> BadRequest | Refused:
-    if isinstance(e, UnknownEventType):
-        return BadRequest(e.reason, seq=seq, type=type)
-    return Refused(e.reason, seq, type)
 
 
 class StoredFold(NamedTuple):
@@ -147,7 +141,12 @@ def _lines_json(lines: Sequence[ImportLine], texts: Sequence[str] | None) -> byt
     return f"[{body}]".encode()
 
 
-class EventStore:
+class EventStore(ChainedStore):
+    """The matches (see the module)."""
+
+    noun = "match"
+    chain = MATCH_CHAIN
+
     def __init__(
         self,
         engine: Engine,
@@ -156,14 +155,13 @@ class EventStore:
         cache_bytes: int | None = None,
         snapshot_every: int = SNAPSHOT_EVERY,
         snapshot_secret: str | None = None,
+        writer: Appender | None = None,
     ) -> None:
         """The fold cache holds at most `cache_bytes` (default $SCOREBOOK_CACHE_MB MiB, else 256 MiB), estimated
         (recorder/store/fold_cache.py), and, if given, `cache_size` matches. A snapshot of each match's state is
-        stored every `snapshot_every` events (0: none), keyed by `snapshot_secret` (default: the server's secret)."""
-        self.engine = engine
-        self._writer = for_writing(engine)
-        self._sql = AppendStatements(engine.dialect)
-        self._turns = AppendTurns(self._writer)
+        stored every `snapshot_every` events (0: none), keyed by `snapshot_secret` (default: the server's secret).
+        `writer`: the database's append path, when another store has one (default: one of its own)."""
+        super().__init__(engine, writer)
         self._cache: FoldCache[StoredFold] = FoldCache(configured_bytes(cache_bytes), cache_size or 1 << 30)
         self._snapshot_every = snapshot_every
         self._snapshot_secret = snapshot_secret
@@ -199,7 +197,7 @@ class EventStore:
         try:
             fold = Fold.begin(Event(1, "match_started", data))
         except IllegalEvent as e:
-            raise _refusal(e, 1, "match_started") from e
+            raise refusal(e, 1, "match_started") from e
         prepared = PreparedImport(fold, chain_new([NewEvent("match_started", data)], 1, GENESIS, recorded_by))
         try:
             created = self._store_new(prepared, [event_id], seed)
@@ -221,63 +219,26 @@ class EventStore:
                 raise Conflict(f"event_id {event_id!r} was already used for another event")
             return {"match_id": stored.match_id, "seq": stored.seq, "event": stored.envelope(), "replayed": True}
 
-    def append(
-        self, match_id: str, events: Sequence[NewEvent], expected_seq: int, recorded_by: str
-    ) -> tuple[list[dict[str, Any]], bool]:
-        """Store all of `events` or none. Returns (stored envelopes, replayed) — replayed when every
-        event carried an event_id already stored: a retried request, answered with what was stored.
-
-        Each event's data is checked against its game's schema first: a field the event does not have
-        (a misspelling) is a BadRequest naming it. Then the game's rules: an illegal event is Refused.
-        (Imports are not checked for unknown fields: an old log may carry fields since dropped.)"""
-        if not events:
-            raise BadRequest("events must hold at least one event")
-        if len(events) > MAX_BATCH:
-            raise BadRequest(f"at most {MAX_BATCH} events per append")
-        for i, e in enumerate(events):
-            check_event(e.type, e.data, e.event_id, f"events[{i}]")
-        check_recorded_by(recorded_by)
-        try:
-            envelopes, fold = self._append(match_id, events, expected_seq, recorded_by)
-        except _Replayed as r:
-            return r.envelopes, True
-        except IntegrityError:
-            # On PostgreSQL another transaction may store one of these event_ids between our check and our
-            # insert (the unique index answers): a retry of the same events is a replay, anything else a 409.
-            with Session(self.engine) as s:
-                replay = self._replayed(s, match_id, events)
-            if replay is None:
-                raise
-            return replay, True
-        return envelopes, False
-
     def _append(
         self, match_id: str, events: Sequence[NewEvent], expected_seq: int, recorded_by: str
-    ) -> tuple[list[dict[str, Any]], Fold[Any]]:
+    ) -> list[dict[str, Any]]:
+        """`ChainedStore.append` of a match. Each event's data is checked against its game's schema first: a field
+        the event does not have (a misspelling) is a BadRequest naming it. Then the game's rules: an illegal event
+        is Refused. (Imports are not checked for unknown fields: an old log may carry fields since dropped.)"""
         quick = self._appended_in_one_trip(match_id, events, expected_seq, recorded_by)
         if quick is None and self._warmed(match_id, expected_seq):
             quick = self._appended_in_one_trip(match_id, events, expected_seq, recorded_by)
         if quick is not None:
             return quick
         # A Core connection and the driver's cursor (recorder.sql.append): no ORM session on the hot path.
-        with self._turns.transaction() as conn:
+        with self._sql.transaction() as conn:
             cur = self._sql.cursor(conn)
-            ids = _event_ids(events)
-            match, replayed = self._lock_match(conn, match_id, cur, ids)
-            if replayed:
-                raise _Replayed(self._replayed_in(conn, match_id, events, ids) or [])
-            if match is None:
-                raise MatchNotFound(f"no match {match_id!r}")
-            if expected_seq != match.last_seq:
-                raise Conflict(
-                    f"expected_seq {expected_seq} is not the match's last seq {match.last_seq}",
-                    current_seq=match.last_seq,
-                )
+            match = self._locked_head(conn, cur, match_id, events, expected_seq)
             stored = self._cache.get(match_id)
             if stored is None or stored.upto != match.last_seq:  # not cached (first append after a start)
                 stored = self._fold_in(conn, match_id, match.last_seq)
             if stored.broken is not None or stored.fold is None:
-                raise _broken(match_id, stored, "nothing can be appended to it")
+                raise self._broken(match_id, stored.broken, stored.upto, "nothing can be appended to it")
             fold = stored.fold
             dealing = self._dealers.open(conn, match_id, fold) if committed(fold) else None  # the server deals
             if dealing is not None:
@@ -290,13 +251,13 @@ class EventStore:
                     continue
                 _check_fields(fold, seq, e)  # as sent, before the dealer adds the tiles it deals
                 e = events[i] = dealing.deal(fold, seq, e)  # type: ignore[index]
-                fold = _ruled(fold, seq, e)
+                fold = ruled(Fold.apply, fold, seq, e)
             if dealing is not None:
                 events, fold = dealing.reveal(fold, list(events))
             envelopes, texts = chained(events, match.last_seq + 1, stored.head, recorded_by)
             self._insert(conn, match, fold, envelopes, [e.event_id for e in events], cur, last=True, texts=texts)
         self._publish(match_id, StoredFold(fold, envelopes[-1]["hash"], fold.seq))
-        return envelopes, fold
+        return envelopes
 
     def _warmed(self, match_id: str, expected_seq: int) -> bool:
         """Whether the match's fold was not cached at `expected_seq` and now is, read on a reader connection: the
@@ -314,9 +275,9 @@ class EventStore:
 
     def _appended_in_one_trip(
         self, match_id: str, events: Sequence[NewEvent], expected_seq: int, recorded_by: str
-    ) -> tuple[list[dict[str, Any]], Fold[Any]] | None:
-        """The append with no read before its writes (PostgreSQL: in one round trip, `AppendStatements.one_trip`;
-        SQLite: on the writing turn's driver connection, `one_trip_sqlite`), when the match's fold up to
+    ) -> list[dict[str, Any]] | None:
+        """The append with no read before its writes (`Appender.one_trip`: PostgreSQL in one round trip, SQLite on
+        the writing turn's kept connection), when the match's fold up to
         `expected_seq` is cached and the events are legal in it, and the append writes nothing but rows, the head
         and the snapshots due (the match goes on, no committed bag). None when it does not apply or the database
         finds the match elsewhere: the careful way (`_append`) then decides, and words every refusal and
@@ -343,17 +304,10 @@ class EventStore:
         # A snapshot due goes in the same trip: by the careful way, the 1% of appends that take one cost four times
         # an append, 3% of the whole.
         snapshots = self._snapshot_rows(match_id, fold, envelopes)
-        if self._sql.sqlite:
-            moved = self._turns.on_driver(partial(self._sql.one_trip_sqlite, rows=rows, match_id=match_id,
-                                                  expected_seq=expected_seq, last_seq=fold.seq, updated_at=at,
-                                                  snapshots=snapshots))
-        else:
-            with autocommit_driver(self.engine) as driver:
-                moved = self._sql.one_trip(driver, rows, match_id, expected_seq, fold.seq, at, snapshots)
-        if not moved:
+        if not self._sql.one_trip(rows, match_id, expected_seq, fold.seq, at, snapshots):
             return None
         self._publish(match_id, StoredFold(fold, envelopes[-1]["hash"], fold.seq))
-        return envelopes, fold
+        return envelopes
 
     def import_log(
         self, lines: Sequence[ImportLine], recorded_by: str, file_name: str | None = None
@@ -373,7 +327,7 @@ class EventStore:
     def store_many(self, files: Sequence[tuple[PreparedImport, ImportSource]]) -> list[dict[str, Any]]:
         """Store checked match files in one transaction: all of them, or none (an error stores nothing)."""
         results, published = [], []
-        with Session(self._writer) as s:
+        with self._writing() as s:
             for prepared, source in files:
                 result, fold = self._store_file(s, prepared, source)
                 results.append(result)
@@ -454,7 +408,7 @@ class EventStore:
     def _store_new(
         self, prepared: PreparedImport, event_ids: list[str | None], seed: str | None = None
     ) -> dict[str, Any]:
-        with Session(self._writer) as s:
+        with self._writing() as s:
             match_id = self._new_match(s, prepared, event_ids)
             if seed is not None:  # a committed bag's seed, in the match's transaction
                 store_seed(s.connection(), match_id, seed)
@@ -483,34 +437,22 @@ class EventStore:
         s.expire_all()
         return match_id
 
-    def _replayed(self, s: Session, match_id: str, events: Sequence[NewEvent]) -> list[dict[str, Any]] | None:
-        """What was stored for these events' event_ids, when every one was (a retried request), else None;
-        a Conflict when some were stored with other content or in another batch."""
-        ids = _event_ids(events)
-        return self._replayed_in(s.connection(), match_id, events, ids) if ids else None
+    @contextmanager
+    def _writing(self) -> Iterator[Session]:
+        """An ORM session in the writer's transaction (`writer.transaction()`: on SQLite this process's turn), for a
+        match's start, an import and a restore: committed when the block ends without an exception (the session's
+        own `commit` only flushes), rolled back when it raises."""
+        with self._sql.transaction() as conn, Session(bind=conn) as s:
+            yield s
 
-    def _replayed_in(
-        self, conn: Connection, match_id: str, events: Sequence[NewEvent], ids: list[str]
-    ) -> list[dict[str, Any]] | None:
-        stored = {r.event_id: r for r in conn.execute(core_select(*EVENTS.c).where(EVENTS.c.event_id.in_(ids)))}
-        if not stored:
-            return None
-        check = retry_check(conn, match_id)
-        if check is None:
-            return retried_envelopes(stored, match_id, _MATCH_OF, events, ids)
-        return retried_envelopes(stored, match_id, _MATCH_OF, events, ids, check)
-
-    def _lock_match(
-        self, conn: Connection, match_id: str, cur: Any = None, event_ids: Sequence[str] = ()
-    ) -> tuple[Head | None, bool]:
-        """The match's head, its row locked for the transaction (on SQLite the log's head with it), or None
-        when there is no such match; and whether any of `event_ids` was stored before (a retry)."""
-        if not is_match_id(match_id):  # never a match: not worth asking the database, which may refuse it
-            raise MatchNotFound(f"no match {match_id!r}")
-        return self._sql.head(cur if cur is not None else self._sql.cursor(conn), match_id, event_ids)
+    def _same_data(self, conn: Connection, owner: str) -> Callable[[str, Any, Any], bool]:
+        return retry_check(conn, owner) or equal_data  # a committed bag's draws are stored with the dealt tiles
 
     def _locked(self, conn: Connection, match_id: str) -> Head:
-        head, _ = self._lock_match(conn, match_id)
+        """The match's head, its row locked for the transaction (on SQLite the log's head with it)."""
+        if not is_match_id(match_id):  # never a match: not worth asking the database, which may refuse it
+            raise MatchNotFound(f"no match {match_id!r}")
+        head, _ = self._sql.head(self._sql.cursor(conn), MATCH_CHAIN, match_id)
         if head is None:
             raise MatchNotFound(f"no match {match_id!r}")
         return head
@@ -535,12 +477,13 @@ class EventStore:
         status = "finished" if finished else "in_progress"
         # In this transaction: never ahead of its rows.
         snapshots = self._snapshot_rows(head.id, fold, envelopes, fold_at)
-        more = bool(snapshots) or status != head.status
-        sql.write(cur, rows, head.position, head.id, fold.seq, status if status != head.status else None, winners,
+        was = head.detail  # the match's status
+        more = bool(snapshots) or status != was
+        sql.write(cur, rows, head.position, head.id, fold.seq, status if status != was else None, winners,
                   utcnow(), commit=last and not more, texts=texts is not None)
         if snapshots:
             conn.execute(INSERT_SNAPSHOTS, snapshots)
-        if status != head.status:
+        if status != was:
             _bump_list_version(conn)
 
     # -- backup and restore (the file: recorder/log/backup.py) ------------------------------------------
@@ -579,7 +522,7 @@ class EventStore:
         counts = {"matches_added": 0, "matches_extended": 0, "matches_unchanged": 0, "events_added": 0,
                   "tokens_added": 0}
         checked = [(m, self._check_backup_match(m)) for m in backup.matches]
-        with Session(self._writer) as s:
+        with self._writing() as s:
             for m, prepared in checked:
                 added = self._restore_match(s, m, prepared)
                 key = "matches_unchanged" if added == 0 else "matches_added" if added == len(m.envelopes) \
@@ -627,10 +570,6 @@ class EventStore:
     @property
     def snapshot_secret(self) -> str | None:
         return self._snapshot_secret
-
-    def close(self) -> None:
-        """Give back the connection appends keep (recorder/sql/turns.py); the store stays usable."""
-        self._turns.close()
 
     # -- the fold cache ----------------------------------------------------------------------------
 
@@ -753,7 +692,8 @@ class EventStore:
             self._distrusted.add(match_id)
             self._cache.drop(match_id)
             if stored.broken is not None:
-                raise _broken(match_id, stored, f"the states before seq {seq} cannot be replayed")
+                raise self._broken(match_id, stored.broken, stored.upto,
+                                   f"the states before seq {seq} cannot be replayed")
             raise ChainBroken(
                 f"the stored events of match {match_id} up to seq {seq} no longer end in the hash they had when "
                 f"its snapshot was taken; `scorebook verify {match_id}` shows it", seq)
@@ -783,7 +723,7 @@ class EventStore:
         k - 1; when seq 1 itself fails there is nothing to fold: ChainBroken."""
         stored = self.stored_fold(match_id)
         if stored.fold is None:
-            raise _broken(match_id, stored, "nothing of it can be replayed")
+            raise self._broken(match_id, stored.broken, stored.upto, "nothing of it can be replayed")
         fold = stored.fold
         if at is not None:
             if not 1 <= at <= fold.seq:
@@ -925,35 +865,17 @@ class EventStore:
         """JSON Lines in FORMAT.md's field order (read at once: an unknown match raises here, not later)."""
         return [export_line(env) for env in self.events(match_id)]
 
-    def verify(self, match_id: str) -> ChainCheck:
-        """The stored rows' hash chain, and that they reach the match's last seq (a deleted tail leaves a
-        chain that verifies on its own)."""
-        with Session(self.engine) as s:
-            last_seq = self._match(s, match_id).last_seq
-        events = self.events(match_id)
-        check = check_chain(events)
-        if check.ok and check.events != last_seq:
-            n = check.events
-            why = f"the events end at seq {n}; the match's last seq is {last_seq}"
-            return ChainCheck(False, n, min(n, last_seq) + 1, why)
-        return verified(check, events)  # a committed bag: every draw dealt again from the revealed seed
+    def _verified_further(self, check: ChainCheck, envelopes: Sequence[Mapping[str, Any]]) -> ChainCheck:
+        return verified(check, envelopes)  # a committed bag: every draw dealt again from the revealed seed
 
+    def _verify_hint(self, owner: str) -> str:
+        return f"; `scorebook verify {owner}` shows it"
 
-class _Replayed(Exception):
-    """Every event of an append was stored before: its envelopes, to answer the retry with."""
+    def _is_id(self, owner: str) -> bool:
+        return is_match_id(owner)
 
-    def __init__(self, envelopes: list[dict[str, Any]]) -> None:
-        self.envelopes = envelopes
-
-
-def _broken(match_id: str, stored: StoredFold, consequence: str) -> ChainBroken:
-    check = stored.broken
-    assert check is not None and check.first_bad_seq is not None
-    return ChainBroken(
-        f"the stored events of match {match_id} stop verifying at seq {check.first_bad_seq} ({check.reason}): "
-        f"{consequence}; `scorebook verify {match_id}` shows it",
-        check.first_bad_seq,
-    )
+    def _not_found(self, owner: str) -> NotFound:
+        return MatchNotFound(f"no match {owner!r}")
 
 
 def verified_fold(start: StoredFold, rows: Sequence[StoredEvent | EventRow], last_seq: int) -> StoredFold:
@@ -963,7 +885,7 @@ def verified_fold(start: StoredFold, rows: Sequence[StoredEvent | EventRow], las
     fold, head, n = start.fold, start.head, start.upto
     if rows:
         # The usual case first: every row links, and the rules take them all in one `Fold.extend` (a third
-        # cheaper than an `apply` per event). Any refusal is left to the loop below, which names it.
+        # cheaper than an `apply` per event). Any refusal is left to `verified_rows`, which names it.
         events: list[Event] = []
         try:
             for row in rows:
@@ -981,34 +903,10 @@ def verified_fold(start: StoredFold, rows: Sequence[StoredEvent | EventRow], las
                 if n >= last_seq:
                     folded = fold.extend(events) if fold is not None else Fold.begin(events[0]).extend(events[1:])
                     return StoredFold(folded, head, last_seq)
-        except Exception:  # noqa: S110 - a row or an event the loop below refuses with its reason
+        except Exception:  # noqa: S110 - a row or an event `verified_rows` refuses with its reason
             pass
-        fold, head, n = start.fold, start.head, start.upto
-
-    def stop(seq: int, reason: str) -> StoredFold:
-        return StoredFold(fold, head, last_seq, ChainCheck(False, seq, seq, reason))
-
-    for row in rows:
-        if row.seq != n + 1:
-            return stop(n + 1, f"seq {n + 1} is missing")
-        try:
-            env = row.stored_envelope()
-            problem = link_problem(env, n + 1, head)
-        except Exception as e:  # a row no append could have written
-            return stop(n + 1, f"the stored row cannot be read ({type(e).__name__})")
-        if problem is not None:
-            return stop(n + 1, problem)
-        try:
-            event = Event(row.seq, row.type, env["data"])
-            fold = fold.apply(event) if fold is not None else Fold.begin(event)
-        except IllegalEvent as e:
-            return stop(n + 1, f"{row.type} is refused by the rules: {e.reason}")
-        except Exception as e:  # the rules were never meant to see such data
-            return stop(n + 1, f"{row.type} cannot be replayed ({type(e).__name__})")
-        head, n = env["hash"], n + 1
-    if n < last_seq:
-        return stop(n + 1, f"seq {n + 1} is missing")
-    return StoredFold(fold, head, last_seq)
+    done = verified_rows(start.fold, start.head, start.upto, rows, last_seq, Fold.begin, Fold.apply)
+    return StoredFold(done.state, done.head, last_seq, done.broken)
 
 
 def _restore_tokens(s: Session, tokens: Sequence[dict[str, Any]]) -> int:
@@ -1037,24 +935,16 @@ def _check_fields(fold: Fold[Any], seq: int, e: NewEvent, text: str | None = Non
         raise BadRequest(problem, seq=seq, type=e.type)
 
 
-def _ruled(fold: Fold[Any], seq: int, e: NewEvent) -> Fold[Any]:
-    """`fold` with the new event `e` as `seq`, or Refused (BadRequest for a malformed one) by the rules."""
-    try:
-        return fold.apply(Event(seq, e.type, e.data))
-    except IllegalEvent as err:
-        raise _refusal(err, seq, e.type) from err
-
-
 def _applied(fold: Fold[Any], seq: int, e: NewEvent, text: str | None = None) -> Fold[Any]:
-    """`_ruled`, the event's fields checked first (`_check_fields`)."""
+    """`fold` with the new event `e` as `seq`, its fields checked first (`_check_fields`), or its refusal."""
     _check_fields(fold, seq, e, text)
-    return _ruled(fold, seq, e)
+    return ruled(Fold.apply, fold, seq, e)
 
 
 def _event_rows(match_id: str, envelopes: Sequence[dict[str, Any]], event_ids: Sequence[str | None],
                 texts: Sequence[str] | None, recorded_at: datetime | None = None) -> list[tuple[Any, ...]]:
-    """The values of `AppendStatements.write`'s rows (recorder/sql/append.py) for the envelopes. `recorded_at`:
-    the time every envelope was recorded at, as `logfile.stamped` gives it (else parsed from theirs)."""
+    """The values of `Appender.write`'s rows (recorder/sql/append.py) for the envelopes. `recorded_at`:
+    the time every envelope was recorded at, as `recorder.log.file.stamped` gives it (else parsed from theirs)."""
     if recorded_at is not None:
         stamps: Sequence[datetime] = [recorded_at] * len(envelopes)
     else:
@@ -1098,14 +988,6 @@ def _new_match_row(match_id: str, data: dict[str, Any], created_at: datetime) ->
 def _seat_rows(match_id: str, data: dict[str, Any], created_at: datetime) -> list[dict[str, Any]]:
     return [{"match_id": match_id, "seat": i, "player_id": p["id"], "name": p.get("name") or p["id"],
              "created_at": created_at} for i, p in enumerate(data["players"])]
-
-
-def _event_ids(events: Sequence[NewEvent]) -> list[str]:
-    """The batch's event_ids (events without one left out); a BadRequest when one repeats."""
-    ids = [e.event_id for e in events if e.event_id is not None]
-    if len(set(ids)) != len(ids):
-        raise BadRequest("event_id values repeat within the batch")
-    return ids
 
 
 def _bump_list_version(conn: Connection) -> None:

@@ -5,24 +5,19 @@ What a stream's events mean is its kind's (projections.clubs: `StreamKind.begin`
 refusing with IllegalEvent); here they are checked against the value limits, chained, stored all or nothing,
 and folded back as far as the stored rows verify.
 
-One transaction per append, as for matches (recorder/store/matches.py): lock the stream's row (PostgreSQL: FOR
-UPDATE; SQLite: the writer's BEGIN IMMEDIATE already holds the database), answer an event_id retry, check
-`expected_seq`, fold the new events onto the stream's state (nothing is written unless all are legal),
-chain, insert, commit; only then is the new state cached.
+One transaction per append, as for matches, by the same code (recorder/store/chained.py) and in the same writer's
+turn as theirs when the store is given the match store's append path (`writer`): lock the stream's head, answer an
+event_id retry, check `expected_seq`, fold the new events onto the stream's state (nothing is written unless all
+are legal), chain, insert, commit; only then is the new state cached.
 """
 
 from __future__ import annotations
 
-import contextlib
 import re
-import threading
 import uuid
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
-from operator import attrgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection, Engine
@@ -31,27 +26,26 @@ from sqlalchemy.exc import IntegrityError
 from projections.clubs.protocol import StreamKind
 from projections.errors import IllegalEvent, UnknownEventType
 from projections.events import Event
-from recorder.errors import BadRequest, ChainBroken, Conflict, ImportRefused, NotFound, Refused
+from recorder.errors import BadRequest, ChainBroken, Conflict, ImportRefused, NotFound
 from recorder.log.file import (
     EXPORT_KEYS,
     GENESIS,
     ChainCheck,
     NewEvent,
     chain_new,
-    check_chain,
     format_time,
     link_problem,
     parse_time,
 )
 from recorder.log.inputs import check_event, check_recorded_by
-from recorder.sql.engine import for_writing
+from recorder.sql.append import STREAM_CHAIN, Appender, Head
 from recorder.sql.stream_tables import STREAM_EVENTS, STREAMS
-from recorder.sql.tables import retried_envelopes, served_envelope, stored_envelope, utcnow
+from recorder.sql.tables import served_envelope, utcnow
+from recorder.store.chained import MAX_BATCH, ChainedStore, refusal, ruled, verified
+from recorder.store.fold_cache import FoldCache, uncounted
 
-MAX_BATCH = 1000  # events per append, as for matches
 CACHE_ENTRIES = 256  # folds kept in memory, least recently used dropped first
 MAX_TITLE_CHARS = 200  # streams.title is VARCHAR(200)
-_STREAM_OF = attrgetter("stream_id")  # the stream a stored event row belongs to
 _STREAM_ID = re.compile("[a-z0-9_-]{1,32}")
 
 Kinds = Callable[[str], StreamKind[Any]]
@@ -75,47 +69,32 @@ def is_stream_id(value: Any) -> bool:
     return isinstance(value, str) and _STREAM_ID.fullmatch(value) is not None
 
 
-@dataclass(frozen=True)
-class _Folded:
-    """A stream's stored rows folded as far as they verify: its kind, the state (None when seq 1 itself does
-    not verify), the hash and seq of the last event folded, and `broken` (where and why the rows stop
-    verifying) or None."""
+class StreamFold(NamedTuple):
+    """A stream's stored rows up to its head's last seq `upto`, folded as far as they verify: its kind, the state
+    (None when seq 1 itself does not verify), the hash and seq of the last event folded, and `broken` (where and
+    why the rows stop verifying) or None."""
 
     kind: str
     state: Any
     head: str
     seq: int
+    upto: int
     broken: ChainCheck | None = None
 
 
-@dataclass(frozen=True)
-class _Head:
-    kind: str
-    last_seq: int
-
-
-class _Replayed(Exception):
-    """Every event of an append was stored before: its envelopes, to answer the retry with."""
-
-    def __init__(self, envelopes: list[dict[str, Any]]) -> None:
-        self.envelopes = envelopes
-
-
-class StreamStore:
+class StreamStore(ChainedStore):
     """Club streams in the same database as the matches. `kinds` names a kind of stream to its StreamKind
-    (default: projections.clubs.registry.get_kind)."""
+    (default: projections.clubs.registry.get_kind); `writer`: the database's append path, when the match store
+    has one (its appends and these then take their turns together), else one of its own."""
 
-    def __init__(self, engine: Engine, kinds: Kinds | None = None, cache_entries: int = CACHE_ENTRIES) -> None:
-        self.engine = engine
-        self._writer = for_writing(engine)
+    noun = "stream"
+    chain = STREAM_CHAIN
+
+    def __init__(self, engine: Engine, kinds: Kinds | None = None, cache_entries: int = CACHE_ENTRIES,
+                 writer: Appender | None = None) -> None:
+        super().__init__(engine, writer)
         self._kinds: Kinds = kinds or registry_kind
-        # SQLite lets one writer in at a time and wakes waiting ones only by polling: this process's writers
-        # queue on a lock of their own first (as recorder.store.matches's appends do).
-        self._turn: threading.Lock | contextlib.nullcontext[None] = (
-            threading.Lock() if engine.dialect.name == "sqlite" else contextlib.nullcontext())
-        self._cache: OrderedDict[tuple[str, int], _Folded] = OrderedDict()
-        self._cache_lock = threading.Lock()
-        self._cache_entries = cache_entries
+        self._cache: FoldCache[StreamFold] = FoldCache(0, cache_entries, size=uncounted)
 
     def kind(self, name: Any) -> StreamKind[Any]:
         """The StreamKind named `name`; a BadRequest when there is none."""
@@ -150,13 +129,13 @@ class StreamStore:
         try:
             state = stream_kind.begin(Event(1, start, data))
         except IllegalEvent as e:
-            raise _refusal(e, 1, start) from e
+            raise refusal(e, 1, start) from e
         now = utcnow()
         envelope = chain_new([NewEvent(start, data)], 1, GENESIS, recorded_by, now)[0]
         new_id = stream_id or uuid.uuid4().hex
         try:
-            with self._turn, self._writer.begin() as conn:
-                if stream_id is not None and self._find_head(conn, stream_id) is not None:
+            with self._sql.transaction() as conn:
+                if stream_id is not None and self._locked(conn, stream_id) is not None:
                     raise Conflict(f"stream id {stream_id!r} is taken")
                 conn.execute(insert(STREAMS), [_stream_row(new_id, stream_kind.name, 1, now, now, data)])
                 conn.execute(insert(STREAM_EVENTS), [_event_row(new_id, envelope, event_id)])
@@ -167,7 +146,7 @@ class StreamStore:
             if stream_id is not None:
                 raise Conflict(f"stream id {stream_id!r} is taken") from None
             raise
-        self._publish(new_id, 1, _Folded(stream_kind.name, state, envelope["hash"], 1))
+        self._cache.publish(new_id, StreamFold(stream_kind.name, state, envelope["hash"], 1, 1))
         return {"stream_id": new_id, "seq": 1, "event": envelope, "replayed": False}
 
     def _created_before(
@@ -186,75 +165,27 @@ class StreamStore:
             raise Conflict(f"event_id {event_id!r} was already used for another event")
         return {"stream_id": row.stream_id, "seq": 1, "event": served_envelope(row), "replayed": True}
 
-    def append(
-        self, stream_id: str, events: Sequence[NewEvent], expected_seq: int, recorded_by: str
-    ) -> tuple[list[dict[str, Any]], bool]:
-        """Store all of `events` after seq `expected_seq`, or none. Returns (stored envelopes, replayed):
-        replayed when every event carried an event_id already stored with the same content (a retry), answered
-        with what was stored. A stale `expected_seq` is a Conflict (with `current_seq`); an event the kind
-        refuses is Refused, naming its seq and the reason (an event type the kind does not know: BadRequest)."""
-        if not events:
-            raise BadRequest("events must hold at least one event")
-        if len(events) > MAX_BATCH:
-            raise BadRequest(f"at most {MAX_BATCH} events per append")
-        if type(expected_seq) is not int:
-            raise BadRequest("expected_seq must be an integer")
-        for i, e in enumerate(events):
-            check_event(e.type, e.data, e.event_id, f"events[{i}]")
-        check_recorded_by(recorded_by)
-        ids = _event_ids(events)
-        try:
-            return self._append(stream_id, events, ids, expected_seq, recorded_by), False
-        except _Replayed as r:
-            return r.envelopes, True
-        except IntegrityError:
-            # PostgreSQL: another transaction stored one of these event_ids between our check and our insert
-            # (the unique index answers): the same events are a replay, anything else a Conflict.
-            with self.engine.connect() as conn:
-                replay = self._replayed(conn, stream_id, events, ids) if ids else None
-            if replay is None:
-                raise
-            return replay, True
-
     def _append(
-        self, stream_id: str, events: Sequence[NewEvent], ids: list[str], expected_seq: int, recorded_by: str
+        self, stream_id: str, events: Sequence[NewEvent], expected_seq: int, recorded_by: str
     ) -> list[dict[str, Any]]:
-        with self._turn, self._writer.begin() as conn:
-            head = self._head(conn, stream_id, lock=True)
-            if ids:
-                replay = self._replayed(conn, stream_id, events, ids)
-                if replay is not None:
-                    raise _Replayed(replay)
-            if expected_seq != head.last_seq:
-                raise Conflict(f"expected_seq {expected_seq} is not the stream's last seq {head.last_seq}",
-                               current_seq=head.last_seq)
-            kind = self.kind(head.kind)
+        """`ChainedStore.append` of a stream: its events folded onto its state by its kind."""
+        with self._sql.transaction() as conn:
+            head = self._locked_head(conn, self._sql.cursor(conn), stream_id, events, expected_seq)
+            kind = self.kind(head.detail)
             folded = self._folded_in(conn, stream_id, head)
             if folded.broken is not None or folded.state is None:
-                raise _broken(stream_id, folded, "nothing can be appended to it")
+                raise self._broken(stream_id, folded.broken, folded.seq, "nothing can be appended to it")
             state = folded.state
             for i, e in enumerate(events):
-                seq = head.last_seq + 1 + i
-                try:
-                    state = kind.apply(state, Event(seq, e.type, e.data))
-                except IllegalEvent as err:
-                    raise _refusal(err, seq, e.type) from err
+                state = ruled(kind.apply, state, head.last_seq + 1 + i, e)
             now = utcnow()
             envelopes = chain_new(events, head.last_seq + 1, folded.head, recorded_by, now)
             rows = [_event_row(stream_id, env, e.event_id) for env, e in zip(envelopes, events, strict=True)]
             conn.execute(insert(STREAM_EVENTS), rows)
             last = envelopes[-1]["seq"]
             conn.execute(update(STREAMS).where(STREAMS.c.id == stream_id).values(last_seq=last, updated_at=now))
-        self._publish(stream_id, last, _Folded(kind.name, state, envelopes[-1]["hash"], last))
+        self._cache.publish(stream_id, StreamFold(kind.name, state, envelopes[-1]["hash"], last, last))
         return envelopes
-
-    def _replayed(
-        self, conn: Connection, stream_id: str, events: Sequence[NewEvent], ids: list[str]
-    ) -> list[dict[str, Any]] | None:
-        """What was stored for these events' event_ids when every one was, with the same content, in this
-        stream (a retried request); None when none was; a Conflict otherwise."""
-        stored = {r.event_id: r for r in conn.execute(select(STREAM_EVENTS).where(STREAM_EVENTS.c.event_id.in_(ids)))}
-        return retried_envelopes(stored, stream_id, _STREAM_OF, events, ids)
 
     def import_stream(
         self, kind: str, envelopes: Sequence[Mapping[str, Any]], recorded_by: str, stream_id: str | None = None
@@ -280,9 +211,9 @@ class StreamStore:
         self, kind: StreamKind[Any], envelopes: list[dict[str, Any]], state: Any, stream_id: str | None
     ) -> dict[str, Any]:
         n = len(envelopes)
-        with self._turn, self._writer.begin() as conn:
+        with self._sql.transaction() as conn:
             target = stream_id or self._stream_beginning_with(conn, envelopes[0]["hash"])
-            head = self._find_head(conn, target, lock=True) if target is not None else None
+            head = self._locked(conn, target) if target is not None else None
             if target is not None and head is not None:
                 added = self._extend(conn, target, head, kind, envelopes)
                 return {"stream_id": target, "seq": max(head.last_seq, n), "existing": True, "added": added}
@@ -291,16 +222,16 @@ class StreamStore:
             first, last = parse_time(envelopes[0]["recorded_at"]), parse_time(envelopes[-1]["recorded_at"])
             conn.execute(insert(STREAMS), [_stream_row(new_id, kind.name, n, first, last, envelopes[0]["data"])])
             conn.execute(insert(STREAM_EVENTS), [_event_row(new_id, env, None) for env in envelopes])
-        self._publish(new_id, n, _Folded(kind.name, state, envelopes[-1]["hash"], n))
+        self._cache.publish(new_id, StreamFold(kind.name, state, envelopes[-1]["hash"], n, n))
         return {"stream_id": new_id, "seq": n, "existing": False, "added": n}
 
     def _extend(
-        self, conn: Connection, stream_id: str, head: _Head, kind: StreamKind[Any], envelopes: list[dict[str, Any]]
+        self, conn: Connection, stream_id: str, head: Head, kind: StreamKind[Any], envelopes: list[dict[str, Any]]
     ) -> int:
         """Append what `envelopes` hold beyond the stored stream they continue (their hashes kept); how many.
         A stream of another kind, or whose events differ from them, is a Conflict."""
-        if head.kind != kind.name:
-            raise Conflict(f"stream {stream_id} is a {head.kind} stream, not a {kind.name} stream")
+        if head.detail != kind.name:
+            raise Conflict(f"stream {stream_id} is a {head.detail} stream, not a {kind.name} stream")
         stored = conn.execute(select(STREAM_EVENTS.c.hash).where(STREAM_EVENTS.c.stream_id == stream_id)
                               .order_by(STREAM_EVENTS.c.seq)).scalars().all()
         for i, (have, given) in enumerate(zip(stored, (e["hash"] for e in envelopes), strict=False)):
@@ -323,32 +254,34 @@ class StreamStore:
 
     # -- reading ---------------------------------------------------------------------------------
 
-    def _find_head(self, conn: Connection, stream_id: str, lock: bool = False) -> _Head | None:
-        """The stream's kind and last seq, its row locked for the transaction when `lock` (on PostgreSQL;
-        SQLite's writer already holds the database); None when there is no such stream."""
+    def _is_id(self, owner: str) -> bool:
+        return is_stream_id(owner)
+
+    def _not_found(self, owner: str) -> NotFound:
+        return StreamNotFound(f"no stream {str(owner)[:64]!r}")
+
+    def _locked(self, conn: Connection, stream_id: str) -> Head | None:
+        """In the writer's transaction: the stream's head, its row locked until the commit; None when there is no
+        such stream."""
         if not is_stream_id(stream_id):  # never a stream: not worth asking the database, which may refuse it
             return None
-        q = select(STREAMS.c.kind, STREAMS.c.last_seq).where(STREAMS.c.id == stream_id)
-        row = conn.execute(q.with_for_update() if lock else q).first()
-        return _Head(row.kind, row.last_seq) if row is not None else None
-
-    def _head(self, conn: Connection, stream_id: str, lock: bool = False) -> _Head:
-        head = self._find_head(conn, stream_id, lock)
-        if head is None:
-            raise StreamNotFound(f"no stream {str(stream_id)[:64]!r}")
-        return head
+        return self._sql.head(self._sql.cursor(conn), STREAM_CHAIN, stream_id)[0]
 
     def _rows(self, conn: Connection, stream_id: str, upto: int) -> Sequence[Any]:
         # Up to the head read before: on PostgreSQL a later statement may see a later append's rows.
         q = select(STREAM_EVENTS).where(STREAM_EVENTS.c.stream_id == stream_id, STREAM_EVENTS.c.seq <= upto)
         return conn.execute(q.order_by(STREAM_EVENTS.c.seq)).all()
 
-    def _folded_in(self, conn: Connection, stream_id: str, head: _Head) -> _Folded:
-        cached = self._cached(stream_id, head.last_seq)
-        if cached is not None:
+    def _folded_in(self, conn: Connection, stream_id: str, head: Head) -> StreamFold:
+        """The stream up to `head`'s last seq, folded (cached, else from its rows, verified as they are folded)."""
+        cached = self._cache.get(stream_id)
+        if cached is not None and cached.upto == head.last_seq:
             return cached
-        folded = _verified(self.kind(head.kind), self._rows(conn, stream_id, head.last_seq), head.last_seq)
-        self._publish(stream_id, head.last_seq, folded)
+        kind = self.kind(head.detail)
+        done = verified(None, GENESIS, 0, self._rows(conn, stream_id, head.last_seq), head.last_seq, kind.begin,
+                        kind.apply)
+        folded = StreamFold(kind.name, done.state, done.head, done.seq, head.last_seq, done.broken)
+        self._cache.publish(stream_id, folded)
         return folded
 
     def state(self, stream_id: str) -> tuple[str, Any, int]:
@@ -359,7 +292,7 @@ class StreamStore:
             head = self._head(conn, stream_id)
             folded = self._folded_in(conn, stream_id, head)
         if folded.state is None:
-            raise _broken(stream_id, folded, "it has no state")
+            raise self._broken(stream_id, folded.broken, folded.seq, "it has no state")
         return folded.kind, folded.state, folded.seq
 
     def envelopes(self, stream_id: str) -> list[dict[str, Any]]:
@@ -377,67 +310,6 @@ class StreamStore:
             rows = conn.execute(q.order_by(STREAMS.c.created_at, STREAMS.c.id)).all()
         return [{"id": r.id, "kind": r.kind, "title": r.title, "last_seq": r.last_seq,
                  "created_at": format_time(r.created_at), "updated_at": format_time(r.updated_at)} for r in rows]
-
-    def verify(self, stream_id: str) -> ChainCheck:
-        """The stored rows' hash chain, and that they reach the stream's last seq (a deleted tail leaves a
-        chain that verifies on its own)."""
-        with self.engine.connect() as conn:
-            last_seq = self._head(conn, stream_id).last_seq
-            envelopes = [served_envelope(r) for r in self._rows(conn, stream_id, last_seq)]
-        check = check_chain(envelopes)
-        if check.ok and check.events != last_seq:
-            n = check.events
-            return ChainCheck(False, n, n + 1, f"the events end at seq {n}; the stream's last seq is {last_seq}")
-        return check
-
-    # -- the fold cache --------------------------------------------------------------------------
-
-    def _cached(self, stream_id: str, seq: int) -> _Folded | None:
-        with self._cache_lock:
-            hit = self._cache.get((stream_id, seq))
-            if hit is not None:
-                self._cache.move_to_end((stream_id, seq))
-            return hit
-
-    def _publish(self, stream_id: str, seq: int, folded: _Folded) -> None:
-        with self._cache_lock:
-            self._cache[(stream_id, seq)] = folded
-            self._cache.move_to_end((stream_id, seq))
-            while len(self._cache) > self._cache_entries:
-                self._cache.popitem(last=False)
-
-
-def _verified(kind: StreamKind[Any], rows: Sequence[Any], last_seq: int) -> _Folded:
-    """Fold `rows` (seqs 1, 2, … in order), stopping at the first that is not the next link of the chain or
-    that the kind refuses: rows edited or deleted by someone with database access must not make a read fail,
-    the stream then reads as it was at the seq before."""
-    state: Any = None
-    head, n = GENESIS, 0
-
-    def stop(seq: int, reason: str) -> _Folded:
-        return _Folded(kind.name, state, head, n, ChainCheck(False, seq, seq, reason))
-
-    for row in rows:
-        if row.seq != n + 1:
-            return stop(n + 1, f"seq {n + 1} is missing")
-        try:
-            env = stored_envelope(row)
-            problem = link_problem(env, n + 1, head)
-        except Exception as e:  # a row no append could have written
-            return stop(n + 1, f"the stored row cannot be read ({type(e).__name__})")
-        if problem is not None:
-            return stop(n + 1, problem)
-        try:
-            event = Event(row.seq, row.type, env["data"])
-            state = kind.apply(state, event) if n else kind.begin(event)
-        except IllegalEvent as e:
-            return stop(n + 1, f"{row.type} is refused by the rules: {e.reason}")
-        except Exception as e:  # the kind was never meant to see such data
-            return stop(n + 1, f"{row.type} cannot be replayed ({type(e).__name__})")
-        head, n = env["hash"], n + 1
-    if n < last_seq:
-        return stop(n + 1, f"seq {n + 1} is missing")
-    return _Folded(kind.name, state, head, n)
 
 
 def _checked_import(kind: StreamKind[Any], envelopes: Sequence[Mapping[str, Any]]) -> tuple[list[dict[str, Any]], Any]:
@@ -500,28 +372,6 @@ def _event_row(stream_id: str, env: Mapping[str, Any], event_id: str | None) -> 
     return {"stream_id": stream_id, "seq": env["seq"], "type": env["type"], "data": env["data"],
             "recorded_at": parse_time(env["recorded_at"]), "recorded_by": env["recorded_by"],
             "prev_hash": env["prev_hash"], "hash": env["hash"], "event_id": event_id}
-
-
-def _event_ids(events: Sequence[NewEvent]) -> list[str]:
-    """The batch's event_ids (events without one left out); a BadRequest when one repeats."""
-    ids = [e.event_id for e in events if e.event_id is not None]
-    if len(set(ids)) != len(ids):
-        raise BadRequest("event_id values repeat within the batch")
-    return ids
-
-
-def _refusal(e: IllegalEvent, seq: int, type: str) -> BadRequest | Refused:
-    if isinstance(e, UnknownEventType):  # as for matches: an unknown event type is the client's mistake (400)
-        return BadRequest(e.reason, seq=seq, type=type)
-    return Refused(e.reason, seq, type)
-
-
-def _broken(stream_id: str, folded: _Folded, consequence: str) -> ChainBroken:
-    check = folded.broken
-    seq = check.first_bad_seq if check is not None and check.first_bad_seq is not None else folded.seq + 1
-    why = check.reason if check is not None else "unreadable"
-    return ChainBroken(f"the stored events of stream {stream_id} stop verifying at seq {seq} ({why}): {consequence}",
-                       seq)
 
 
 __all__ = ["MAX_BATCH", "Kinds", "StreamNotFound", "StreamStore", "is_stream_id", "registry_kind"]
