@@ -760,6 +760,10 @@ def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
 
 
 def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
+    """A player who cannot place returns tiles to the bag and draws as many, instead of a turn. Checked here
+    (whose turn, nothing placed yet), then `_check_may_exchange` (the round goes on and nothing the player is
+    known to hold fits), then the tiles: the usual exchange by `_known_exchange` in one pass, anything else by
+    `_exchange_checked`. The turn passes."""
     what = "tiles_exchanged"
     pid = data.get("player")
     seat = state.seats.get(pid) if type(pid) is str else None
@@ -772,7 +776,20 @@ def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
             f"{what}: {state.name(seat)} has already placed this turn; an exchange replaces a whole turn"
         )
     rack = state.racks[seat]
-    # Not blocked, and the player cannot play (`_blocked`, `_playable`): an empty section takes any tile.
+    _check_may_exchange(state, seat, rack, what)
+    exchanged = _known_exchange(state, rack, data)
+    if exchanged is None:
+        exchanged = _exchange_checked(state, seat, rack, data, what)
+    new_rack, returned_bits, drawn_bits = exchanged
+    return _exchange(
+        state, racks=_set(state.racks, seat, new_rack),
+        located_bits=(state.located_bits & ~returned_bits) | drawn_bits, current=(seat + 1) % len(state.players),
+    )
+
+
+def _check_may_exchange(state: State, seat: int, rack: Rack, what: str) -> None:
+    """An exchange is for a player who cannot place: refused when the round is blocked (it ends instead) and
+    when a tile of the rack fits, or a section is empty (`_blocked`, `_playable`)."""
     playable = True
     if None not in state.tray:
         fits, on_tray = _tray_facts(state)
@@ -788,13 +805,38 @@ def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
         why = can_play(state, rack)
         if why is not None:
             raise IllegalEvent(f"{what}: {state.name(seat)} can play ({why}), so may not exchange")
-    exchanged = _known_exchange(state, rack, data)
-    if exchanged is not None:  # the usual exchange, checked in one pass
-        exchanged_rack, returned_bits, drawn_bits = exchanged
-        return _exchange(
-            state, racks=_set(state.racks, seat, exchanged_rack),
-            located_bits=(state.located_bits & ~returned_bits) | drawn_bits, current=(seat + 1) % len(state.players),
-        )
+
+
+def _known_exchange(state: State, rack: Rack, data: Mapping[str, Any]) -> tuple[Rack, int, int] | None:
+    """The usual exchange, every tile written: tiles of the rack returned, each once, and as many drawn, each a
+    tile once, in the bag or just returned. (The rack, the bits returned and the bits drawn.) None for anything
+    else, which `_exchange_checked` checks step by step (accepting hidden tiles, or wording the refusal)."""
+    returned, drawn = data.get("returned"), data.get("drawn")
+    known = rack[0]
+    if type(returned) is not list or type(drawn) is not list or not 0 < len(returned) == len(drawn) <= len(known):
+        return None
+    bits = state.tiles.bits
+    back = gained = 0
+    for t in returned:
+        if type(t) is not str or t not in known or back & bits[t]:
+            return None
+        back |= bits[t]
+    taken = state.located_bits & ~back
+    for t in drawn:
+        bit = bits.get(t) if type(t) is str else None
+        if bit is None or (taken | gained) & bit:
+            return None
+        gained |= bit
+    kept = tuple([t for t in known if not bits[t] & back])
+    return (kept + tuple(drawn), rack[1]), back, gained
+
+
+def _exchange_checked(
+    state: State, seat: int, rack: Rack, data: Mapping[str, Any], what: str
+) -> tuple[Rack, int, int]:
+    """The exchange step by step, hidden tiles accepted: at least one tile returned, no more than the rack holds,
+    each from the rack (a hidden slot for a tile of unknown place), and as many drawn from the bag (a tile just
+    returned may come straight back). The rack after it, the bits returned and the bits drawn."""
     returned = _tile_list(state, data, "returned", what)
     drawn = _tile_list(state, data, "drawn", what)
     if not returned:
@@ -822,35 +864,7 @@ def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
     gained_bits = _check_in_bag(state, drawn, what, back)
     gained = tuple([t for t in drawn if t is not None])
     kept = tuple([t for t in known if not bits[t] & back])
-    new_rack = (kept + gained, rack[1] - from_hidden + len(drawn) - len(gained))
-    return _exchange(
-        state, racks=_set(state.racks, seat, new_rack), located_bits=(located & ~back) | gained_bits,
-        current=(seat + 1) % len(state.players),
-    )
-
-
-def _known_exchange(state: State, rack: Rack, data: Mapping[str, Any]) -> tuple[Rack, int, int] | None:
-    """The usual exchange, every tile written: tiles of the rack returned, each once, and as many drawn, each a
-    tile once, in the bag or just returned. (The rack, the bits returned and the bits drawn.) None for anything
-    else, which `_tiles_exchanged` checks step by step (accepting hidden tiles, or wording the refusal)."""
-    returned, drawn = data.get("returned"), data.get("drawn")
-    known = rack[0]
-    if type(returned) is not list or type(drawn) is not list or not 0 < len(returned) == len(drawn) <= len(known):
-        return None
-    bits = state.tiles.bits
-    back = gained = 0
-    for t in returned:
-        if type(t) is not str or t not in known or back & bits[t]:
-            return None
-        back |= bits[t]
-    taken = state.located_bits & ~back
-    for t in drawn:
-        bit = bits.get(t) if type(t) is str else None
-        if bit is None or (taken | gained) & bit:
-            return None
-        gained |= bit
-    kept = tuple([t for t in known if not bits[t] & back])
-    return (kept + tuple(drawn), rack[1]), back, gained
+    return (kept + gained, rack[1] - from_hidden + len(drawn) - len(gained)), back, gained_bits
 
 
 def _round_ended(state: State, data: Mapping[str, Any]) -> State:
