@@ -391,10 +391,42 @@ def _round_started(state: State, data: Mapping[str, Any]) -> State:
 
 
 def _first_player_drawn(state: State, data: Mapping[str, Any]) -> State:
+    """Each player in the tie draws a tile for first player: the most dots starts, a tie among the best draws
+    again. Checked by `_first_draws` (who drew which tile) and `_bag_for_first_draw` (the tiles were in the bag)."""
     what = "first_player_drawn"
     if state.phase is not Phase.FIRST_DRAW:
         raise IllegalEvent(f"{what}: {_phase_words(state)}")
-    draws = require(data, "draws", dict, what)
+    drawn = _first_draws(state, require(data, "draws", dict, what), what)
+    tiles = list(drawn.values())
+    aside, located, bag = _bag_for_first_draw(state, tiles, what)
+    record = tuple(sorted(drawn.items()))
+    best = max(state.tiles.dots(t) for t in tiles)
+    tied = tuple(s for s in sorted(drawn) if state.tiles.dots(drawn[s]) == best)
+    if len(tied) > 1:  # a tie for the most dots: the drawn tiles are set aside and the tied players draw again
+        return evolve(
+            state,
+            aside=aside + tuple(tiles),
+            located_bits=located | _bits_of(state.tiles.bits, tiles),
+            bag=bag - len(tiles),
+            to_draw=tied,
+            draws=state.draws + (record,),
+        )
+    # The first player is known: every drawn tile goes back before the racks are drawn.
+    return evolve(
+        state,
+        aside=(),
+        located_bits=located & ~_bits_of(state.tiles.bits, aside),
+        bag=bag + len(aside),
+        to_draw=(),
+        draws=state.draws + (record,),
+        first=tied[0],
+        phase=Phase.RACKS,
+    )
+
+
+def _first_draws(state: State, draws: Mapping[str, Any], what: str) -> dict[int, str]:
+    """The tile each player in the tie drew, by seat: every one of them draws, nobody else, each a tile written
+    (its dots decide), no tile twice."""
     ids = {p.id: i for i, p in enumerate(state.players)}
     for pid in draws:
         if pid not in ids:
@@ -415,7 +447,13 @@ def _first_player_drawn(state: State, data: Mapping[str, Any]) -> State:
     dup = next((t for t in tiles if tiles.count(t) > 1), None)
     if dup is not None:
         raise IllegalEvent(f"{what}: tile {dup} was drawn twice")
-    # A bag too short for the tie-break takes the set-aside tiles back first (docs/rules/hi-spot.md).
+    return drawn
+
+
+def _bag_for_first_draw(state: State, tiles: list[str], what: str) -> tuple[tuple[str, ...], int, int]:
+    """The bag the draw came from (the tiles set aside, the located bits, the tiles in the bag), each drawn tile
+    checked to be in it. A bag too short for the tie-break takes the set-aside tiles back first
+    (docs/rules/hi-spot.md)."""
     bits = state.tiles.bits
     aside, located, bag = state.aside, state.located_bits, state.bag
     if bag < len(tiles):
@@ -423,29 +461,7 @@ def _first_player_drawn(state: State, data: Mapping[str, Any]) -> State:
     for t in tiles:
         if located & bits[t]:
             raise IllegalEvent(f"{what}: {t} is not in the bag: it is {_where(state, t)}")
-    record = tuple(sorted(drawn.items()))
-    best = max(state.tiles.dots(t) for t in tiles)
-    tied = tuple(s for s in sorted(drawn) if state.tiles.dots(drawn[s]) == best)
-    if len(tied) > 1:
-        return evolve(
-            state,
-            aside=aside + tuple(tiles),
-            located_bits=located | _bits_of(bits, tiles),
-            bag=bag - len(tiles),
-            to_draw=tied,
-            draws=state.draws + (record,),
-        )
-    # The first player is known: every drawn tile goes back before the racks are drawn.
-    return evolve(
-        state,
-        aside=(),
-        located_bits=located & ~_bits_of(bits, aside),
-        bag=bag + len(aside),
-        to_draw=(),
-        draws=state.draws + (record,),
-        first=tied[0],
-        phase=Phase.RACKS,
-    )
+    return aside, located, bag
 
 
 def _tiles_drawn(state: State, data: Mapping[str, Any]) -> State:
