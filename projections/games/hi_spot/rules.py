@@ -496,37 +496,18 @@ def _tiles_drawn(state: State, data: Mapping[str, Any]) -> State:
 
 
 def _tiles_drawn_checked(state: State, data: Mapping[str, Any]) -> State:
+    """`_tiles_drawn` step by step: a player's rack while the racks are being drawn (`_check_rack_draw`), else
+    the refill of the player's turn (`_check_refill`); each known tile drawn must be in the bag. The tiles then
+    join the rack: the last rack drawn starts play; a refill leaves only turn_ended to come, unless it fills an
+    emptied rack mid-turn."""
     what = "tiles_drawn"
     seat = _seat(state, data, what)
     tiles = _tile_list(state, data, "tiles", what)
     phase = state.phase
     if phase is _RACKS:
-        if seat in state.racks_drawn:
-            raise IllegalEvent(f"{what}: {state.name(seat)} has already drawn a rack this round")
-        want = min(state.rack_size, state.bag)
-        if len(tiles) != want:
-            raise IllegalEvent(f"{what}: {state.name(seat)} draws a rack of {plural(want)}, not {len(tiles)}")
+        _check_rack_draw(state, seat, tiles, what)
     else:
-        if phase is not _PLAY or state.current != seat:
-            _expect_turn(state, seat, what)  # refuses
-        turn = state.turn
-        if turn is None or not turn[1]:  # nothing placed
-            raise IllegalEvent(
-                f"{what}: {state.name(seat)} has placed no tile this turn; a turn needs a placement first "
-                "(or tiles_exchanged when nothing fits)"
-            )
-        if turn[7]:  # refilled
-            raise IllegalEvent(f"{what}: {state.name(seat)} has already refilled the rack; record turn_ended")
-        want = refill_needed(state, seat)
-        if want == 0:
-            why = "the bag is empty" if state.bag == 0 else f"{state.name(seat)}'s rack is full"
-            raise IllegalEvent(f"{what}: nothing to draw: {why}")
-        if len(tiles) != want:
-            held = tiles_held(state.racks[seat])
-            raise IllegalEvent(
-                f"{what}: {state.name(seat)} must draw {plural(want)} (rack {held} of {state.rack_size}, "
-                f"{state.bag} in the bag), not {len(tiles)}"
-            )
+        _check_refill(state, seat, tiles, what)
     drawn = _check_in_bag(state, tiles, what)
     rack = state.racks[seat]
     known = tuple([t for t in tiles if t is not None])
@@ -546,6 +527,40 @@ def _tiles_drawn_checked(state: State, data: Mapping[str, Any]) -> State:
     assert state.turn is not None
     turn = (*state.turn[:-1], bool(rack[0] or rack[1]))  # `refilled` is the last field
     return evolve(state, racks=racks, located_bits=located, bag=bag, turn=turn)
+
+
+def _check_rack_draw(state: State, seat: int, tiles: list[str | None], what: str) -> None:
+    """Each player draws one rack a round: as many tiles as a rack holds, or what is left in the bag."""
+    if seat in state.racks_drawn:
+        raise IllegalEvent(f"{what}: {state.name(seat)} has already drawn a rack this round")
+    want = min(state.rack_size, state.bag)
+    if len(tiles) != want:
+        raise IllegalEvent(f"{what}: {state.name(seat)} draws a rack of {plural(want)}, not {len(tiles)}")
+
+
+def _check_refill(state: State, seat: int, tiles: list[str | None], what: str) -> None:
+    """The player whose turn it is refills the rack once, after placing: up to a full rack, as far as the bag
+    goes (`refill_needed`)."""
+    if state.phase is not _PLAY or state.current != seat:
+        _expect_turn(state, seat, what)  # refuses
+    turn = state.turn
+    if turn is None or not turn[1]:  # nothing placed
+        raise IllegalEvent(
+            f"{what}: {state.name(seat)} has placed no tile this turn; a turn needs a placement first "
+            "(or tiles_exchanged when nothing fits)"
+        )
+    if turn[7]:  # refilled
+        raise IllegalEvent(f"{what}: {state.name(seat)} has already refilled the rack; record turn_ended")
+    want = refill_needed(state, seat)
+    if want == 0:
+        why = "the bag is empty" if state.bag == 0 else f"{state.name(seat)}'s rack is full"
+        raise IllegalEvent(f"{what}: nothing to draw: {why}")
+    if len(tiles) != want:
+        held = tiles_held(state.racks[seat])
+        raise IllegalEvent(
+            f"{what}: {state.name(seat)} must draw {plural(want)} (rack {held} of {state.rack_size}, "
+            f"{state.bag} in the bag), not {len(tiles)}"
+        )
 
 
 def _dots_field(state: State, data: Mapping[str, Any], tile: str, what: str) -> int:
