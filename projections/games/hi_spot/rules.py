@@ -603,8 +603,8 @@ def fresh_turn(seat: int) -> Turn:
 
 def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
     """The player whose turn it is places a tile from the rack on a section of the tray. Checked here (whose
-    turn, which tile, which section, which dots), then `_stack_taking` checks the stack takes it and `_place`
-    puts it there and counts what the turn scores."""
+    turn, which tile, which section, which dots), then `_stack_taking` checks the stack takes it, `_place` puts
+    it there and `_turn_with` counts what the turn scores."""
     what = "tile_placed"
     pid = data.get("player")
     seat = state.seats.get(pid) if type(pid) is str else None
@@ -690,10 +690,9 @@ _NO_STACK: Stack = (0, 0, (), ())  # an empty section: the stack a tile placed t
 
 
 def _place(state: State, seat: int, turn: Turn, tile: str, section: int, mask: int, stack: Stack) -> State:
-    """The checked tile on its stack. A stack brought to 9 ends the segment (and with the Spear edition goes back
-    into the bag); so does an emptied rack. The turn scores each stack it added to by the dots it holds now, 9
-    for a 9 (`turn_points`)."""
-    turn_seat, placed, added, nines, new_stack, seg, points, refilled = turn
+    """The checked tile on its stack, out of the player's rack. A new stack takes the next uid; a stack brought to
+    9 goes back into the bag with the Spear edition, leaving the section empty. `_turn_with` counts what the turn
+    scores."""
     uid, stack_mask, layers, placed_by = stack
     next_uid = state.next_uid
     is_new = uid == 0
@@ -701,7 +700,6 @@ def _place(state: State, seat: int, turn: Turn, tile: str, section: int, mask: i
         uid = next_uid
         next_uid += 1
     grown_mask = stack_mask | mask
-    grown_dots = grown_mask.bit_count()
     layers += ((tile, mask),)
     nine = grown_mask == FULL
     cleared = nine and state.clear_full_stacks
@@ -718,15 +716,7 @@ def _place(state: State, seat: int, turn: Turn, tile: str, section: int, mask: i
         known = known[:i] + known[i + 1 :]
     else:
         hidden -= 1  # one of the unseen tiles turns out to be this one
-    segment: SegmentKind | None = None  # a 9 or an emptied rack ends the segment; the player may go on with another
-    if not nine and (known or hidden):
-        segment = seg or ("new_stack" if is_new else "add_to_existing")
-    placement = (seat, tile, section, mask, uid, grown_dots, is_new, nine, cleared)
-    if uid in added:
-        points += grown_dots - stack_mask.bit_count()
-    else:
-        added += (uid,)
-        points += grown_dots
+    placement = (seat, tile, section, mask, uid, grown_mask.bit_count(), is_new, nine, cleared)
     tray = list(state.tray)
     tray[section - 1] = None if cleared else (uid, grown_mask, layers, placed_by + (seat,))
     racks = list(state.racks)
@@ -737,18 +727,36 @@ def _place(state: State, seat: int, turn: Turn, tile: str, section: int, mask: i
         racks=tuple(racks),
         located_bits=located,
         bag=bag,
-        turn=(
-            turn_seat,
-            placed + (placement,),
-            added,
-            nines + (uid,) if nine else nines,
-            uid if is_new else new_stack,
-            segment,
-            points,
-            refilled,
-        ),
+        turn=_turn_with(turn, placement, stack_mask.bit_count(), bool(known or hidden)),
         next_uid=next_uid,
         last=placement,
+    )
+
+
+def _turn_with(turn: Turn, placement: Placement, dots_before: int, rack_left: bool) -> Turn:
+    """The turn once `placement` is made, and what it scores if it ended now (`turn_points`): each stack it added
+    to counts the dots it holds, 9 for a 9, so a stack added to again counts only its new dots. A 9 or an emptied
+    rack ends the segment; the player may go on with another."""
+    turn_seat, placed, added, nines, new_stack, segment, points, refilled = turn
+    _, _, _, _, uid, dots, is_new, nine, _ = placement
+    if nine or not rack_left:
+        segment = None
+    else:
+        segment = segment or ("new_stack" if is_new else "add_to_existing")
+    if uid in added:
+        points += dots - dots_before
+    else:
+        added += (uid,)
+        points += dots
+    return (
+        turn_seat,
+        placed + (placement,),
+        added,
+        nines + (uid,) if nine else nines,
+        uid if is_new else new_stack,
+        segment,
+        points,
+        refilled,
     )
 
 
