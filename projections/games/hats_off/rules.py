@@ -268,24 +268,35 @@ def _parse_place(state: State, raw: Any, what: str) -> Place:
 
 
 def _check_destination(state: State, board: Board, hid: HatId, place: Place) -> None:
-    """Refuse a counting hat's landing spot that the board cannot give it; `hid` may already be on it."""
+    """Refuse a counting hat's landing spot that the board cannot give it; `hid` may already be on it. A hole
+    holds one stack: a hat landing on it nests in its top (`_hole_taken`); a hat nests only in a counting hat
+    standing in a hole, outside its own stack, one hat in each (`_check_nest`). The board and off the board
+    take any hat."""
     if isinstance(place, Hole):
         occupant = board.in_hole.get(place)
         if occupant is not None and occupant != hid:
-            if hid in board.hats and hid in board.above(occupant):
-                raise IllegalEvent(
-                    f"{hat_name(state, hid)} is already in the stack standing in {hole_name(state, place)} "
-                    f"({place_text(state, state.hats[hid].place)})"
-                )
-            top = board.top(occupant)
-            raise IllegalEvent(
-                f"{hole_name(state, place)} already holds {hat_name(state, occupant)}; a hat landing there is "
-                f"nested in {hat_name(state, top)}, the top of that stack"
-            )
-        return
-    if not isinstance(place, InHat):
-        return
-    target = place.hat
+            raise IllegalEvent(_hole_taken(state, board, hid, place, occupant))
+    elif isinstance(place, InHat):
+        _check_nest(state, board, hid, place.hat)
+
+
+def _hole_taken(state: State, board: Board, hid: HatId, hole: Hole, occupant: HatId) -> str:
+    """Why `hid` cannot land in `hole`, where `occupant`'s stack stands."""
+    if hid in board.hats and hid in board.above(occupant):
+        return (
+            f"{hat_name(state, hid)} is already in the stack standing in {hole_name(state, hole)} "
+            f"({place_text(state, state.hats[hid].place)})"
+        )
+    top = board.top(occupant)
+    return (
+        f"{hole_name(state, hole)} already holds {hat_name(state, occupant)}; a hat landing there is "
+        f"nested in {hat_name(state, top)}, the top of that stack"
+    )
+
+
+def _check_nest(state: State, board: Board, hid: HatId, target: HatId) -> None:
+    """Refuse nesting `hid` in `target` unless `target` is a counting hat of this round standing in a hole,
+    outside `hid`'s own stack, and holds no other hat."""
     if target == hid:
         raise IllegalEvent(f"{hat_name(state, hid)} cannot be nested inside itself")
     landing = state.hats.get(target)
