@@ -368,6 +368,10 @@ def round_started(state: State, data: Mapping[str, Any]) -> State:
 
 
 def hat_launched(state: State, data: Mapping[str, Any]) -> State:
+    """A player launches a hat: checked here (the round, the hat, where it landed), then `_check_may_launch`
+    (each hat once a round; in flight only at the HATS OFF call, one per player) and, for a hat that counts,
+    `_check_destination` (the board can give it that spot). The round's points follow from the board
+    (`round_points`), so a launch only puts the hat there."""
     what = "hat_launched"
     if state.phase is not _IN_ROUND:
         _require_round(state, what)  # refuses
@@ -378,6 +382,22 @@ def hat_launched(state: State, data: Mapping[str, Any]) -> State:
     if "to" not in data:
         raise IllegalEvent(f"{what}: missing 'to'")
     place = _parse_place(state, data["to"], what)
+    if in_flight or hid in state.hats:
+        _check_may_launch(state, hid, in_flight, what)  # refuses a second launch; checks a hat in flight
+    # A hat launched after HATS OFF counts for nothing, unless it was already flying at the call.
+    counts = in_flight or not state.called
+    board = board_of(state)
+    if counts:
+        _check_destination(state, board, hid, place)
+    elif place == InHat(hid):
+        raise IllegalEvent(f"{hat_name(state, hid)} cannot be nested inside itself")
+    board = board.with_launch(hid, _tuple(Landing, (place, counts, in_flight)))
+    return _launch(state, hats=board.hats, last=(what, hid, place, counts), _board=board)
+
+
+def _check_may_launch(state: State, hid: HatId, in_flight: bool, what: str) -> None:
+    """Each hat is launched once a round (a knocked hat is moved, not launched again); a hat recorded as in
+    flight was flying when HATS OFF was called, and a player launches one hat at a time."""
     earlier = state.hats.get(hid)
     if earlier is not None:
         raise IllegalEvent(
@@ -394,14 +414,6 @@ def hat_launched(state: State, data: Mapping[str, Any]) -> State:
             f"{player_name(state, hid[0])} already has a hat recorded as in flight at the HATS OFF call; "
             "hats are launched one at a time"
         )
-    counts = in_flight or not state.called
-    board = board_of(state)
-    if counts:
-        _check_destination(state, board, hid, place)
-    elif place == InHat(hid):
-        raise IllegalEvent(f"{hat_name(state, hid)} cannot be nested inside itself")
-    board = board.with_launch(hid, _tuple(Landing, (place, counts, in_flight)))
-    return _launch(state, hats=board.hats, last=(what, hid, place, counts), _board=board)
 
 
 def hats_off_called(state: State, data: Mapping[str, Any]) -> State:
