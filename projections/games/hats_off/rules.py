@@ -268,24 +268,35 @@ def _parse_place(state: State, raw: Any, what: str) -> Place:
 
 
 def _check_destination(state: State, board: Board, hid: HatId, place: Place) -> None:
-    """Refuse a counting hat's landing spot that the board cannot give it; `hid` may already be on it."""
+    """Refuse a counting hat's landing spot that the board cannot give it; `hid` may already be on it. A hole
+    holds one stack: a hat landing on it nests in its top (`_hole_taken`); a hat nests only in a counting hat
+    standing in a hole, outside its own stack, one hat in each (`_check_nest`). The board and off the board
+    take any hat."""
     if isinstance(place, Hole):
         occupant = board.in_hole.get(place)
         if occupant is not None and occupant != hid:
-            if hid in board.hats and hid in board.above(occupant):
-                raise IllegalEvent(
-                    f"{hat_name(state, hid)} is already in the stack standing in {hole_name(state, place)} "
-                    f"({place_text(state, state.hats[hid].place)})"
-                )
-            top = board.top(occupant)
-            raise IllegalEvent(
-                f"{hole_name(state, place)} already holds {hat_name(state, occupant)}; a hat landing there is "
-                f"nested in {hat_name(state, top)}, the top of that stack"
-            )
-        return
-    if not isinstance(place, InHat):
-        return
-    target = place.hat
+            raise IllegalEvent(_hole_taken(state, board, hid, place, occupant))
+    elif isinstance(place, InHat):
+        _check_nest(state, board, hid, place.hat)
+
+
+def _hole_taken(state: State, board: Board, hid: HatId, hole: Hole, occupant: HatId) -> str:
+    """Why `hid` cannot land in `hole`, where `occupant`'s stack stands."""
+    if hid in board.hats and hid in board.above(occupant):
+        return (
+            f"{hat_name(state, hid)} is already in the stack standing in {hole_name(state, hole)} "
+            f"({place_text(state, state.hats[hid].place)})"
+        )
+    top = board.top(occupant)
+    return (
+        f"{hole_name(state, hole)} already holds {hat_name(state, occupant)}; a hat landing there is "
+        f"nested in {hat_name(state, top)}, the top of that stack"
+    )
+
+
+def _check_nest(state: State, board: Board, hid: HatId, target: HatId) -> None:
+    """Refuse nesting `hid` in `target` unless `target` is a counting hat of this round standing in a hole,
+    outside `hid`'s own stack, and holds no other hat."""
     if target == hid:
         raise IllegalEvent(f"{hat_name(state, hid)} cannot be nested inside itself")
     landing = state.hats.get(target)
@@ -357,6 +368,10 @@ def round_started(state: State, data: Mapping[str, Any]) -> State:
 
 
 def hat_launched(state: State, data: Mapping[str, Any]) -> State:
+    """A player launches a hat: checked here (the round, the hat, where it landed), then `_check_may_launch`
+    (each hat once a round; in flight only at the HATS OFF call, one per player) and, for a hat that counts,
+    `_check_destination` (the board can give it that spot). The round's points follow from the board
+    (`round_points`), so a launch only puts the hat there."""
     what = "hat_launched"
     if state.phase is not _IN_ROUND:
         _require_round(state, what)  # refuses
@@ -367,6 +382,22 @@ def hat_launched(state: State, data: Mapping[str, Any]) -> State:
     if "to" not in data:
         raise IllegalEvent(f"{what}: missing 'to'")
     place = _parse_place(state, data["to"], what)
+    if in_flight or hid in state.hats:
+        _check_may_launch(state, hid, in_flight, what)  # refuses a second launch; checks a hat in flight
+    # A hat launched after HATS OFF counts for nothing, unless it was already flying at the call.
+    counts = in_flight or not state.called
+    board = board_of(state)
+    if counts:
+        _check_destination(state, board, hid, place)
+    elif place == InHat(hid):
+        raise IllegalEvent(f"{hat_name(state, hid)} cannot be nested inside itself")
+    board = board.with_launch(hid, _tuple(Landing, (place, counts, in_flight)))
+    return _launch(state, hats=board.hats, last=(what, hid, place, counts), _board=board)
+
+
+def _check_may_launch(state: State, hid: HatId, in_flight: bool, what: str) -> None:
+    """Each hat is launched once a round (a knocked hat is moved, not launched again); a hat recorded as in
+    flight was flying when HATS OFF was called, and a player launches one hat at a time."""
     earlier = state.hats.get(hid)
     if earlier is not None:
         raise IllegalEvent(
@@ -383,14 +414,6 @@ def hat_launched(state: State, data: Mapping[str, Any]) -> State:
             f"{player_name(state, hid[0])} already has a hat recorded as in flight at the HATS OFF call; "
             "hats are launched one at a time"
         )
-    counts = in_flight or not state.called
-    board = board_of(state)
-    if counts:
-        _check_destination(state, board, hid, place)
-    elif place == InHat(hid):
-        raise IllegalEvent(f"{hat_name(state, hid)} cannot be nested inside itself")
-    board = board.with_launch(hid, _tuple(Landing, (place, counts, in_flight)))
-    return _launch(state, hats=board.hats, last=(what, hid, place, counts), _board=board)
 
 
 def hats_off_called(state: State, data: Mapping[str, Any]) -> State:

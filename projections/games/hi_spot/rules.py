@@ -391,10 +391,42 @@ def _round_started(state: State, data: Mapping[str, Any]) -> State:
 
 
 def _first_player_drawn(state: State, data: Mapping[str, Any]) -> State:
+    """Each player in the tie draws a tile for first player: the most dots starts, a tie among the best draws
+    again. Checked by `_first_draws` (who drew which tile) and `_bag_for_first_draw` (the tiles were in the bag)."""
     what = "first_player_drawn"
     if state.phase is not Phase.FIRST_DRAW:
         raise IllegalEvent(f"{what}: {_phase_words(state)}")
-    draws = require(data, "draws", dict, what)
+    drawn = _first_draws(state, require(data, "draws", dict, what), what)
+    tiles = list(drawn.values())
+    aside, located, bag = _bag_for_first_draw(state, tiles, what)
+    record = tuple(sorted(drawn.items()))
+    best = max(state.tiles.dots(t) for t in tiles)
+    tied = tuple(s for s in sorted(drawn) if state.tiles.dots(drawn[s]) == best)
+    if len(tied) > 1:  # a tie for the most dots: the drawn tiles are set aside and the tied players draw again
+        return evolve(
+            state,
+            aside=aside + tuple(tiles),
+            located_bits=located | _bits_of(state.tiles.bits, tiles),
+            bag=bag - len(tiles),
+            to_draw=tied,
+            draws=state.draws + (record,),
+        )
+    # The first player is known: every drawn tile goes back before the racks are drawn.
+    return evolve(
+        state,
+        aside=(),
+        located_bits=located & ~_bits_of(state.tiles.bits, aside),
+        bag=bag + len(aside),
+        to_draw=(),
+        draws=state.draws + (record,),
+        first=tied[0],
+        phase=Phase.RACKS,
+    )
+
+
+def _first_draws(state: State, draws: Mapping[str, Any], what: str) -> dict[int, str]:
+    """The tile each player in the tie drew, by seat: every one of them draws, nobody else, each a tile written
+    (its dots decide), no tile twice."""
     ids = {p.id: i for i, p in enumerate(state.players)}
     for pid in draws:
         if pid not in ids:
@@ -415,7 +447,13 @@ def _first_player_drawn(state: State, data: Mapping[str, Any]) -> State:
     dup = next((t for t in tiles if tiles.count(t) > 1), None)
     if dup is not None:
         raise IllegalEvent(f"{what}: tile {dup} was drawn twice")
-    # A bag too short for the tie-break takes the set-aside tiles back first (docs/rules/hi-spot.md).
+    return drawn
+
+
+def _bag_for_first_draw(state: State, tiles: list[str], what: str) -> tuple[tuple[str, ...], int, int]:
+    """The bag the draw came from (the tiles set aside, the located bits, the tiles in the bag), each drawn tile
+    checked to be in it. A bag too short for the tie-break takes the set-aside tiles back first
+    (docs/rules/hi-spot.md)."""
     bits = state.tiles.bits
     aside, located, bag = state.aside, state.located_bits, state.bag
     if bag < len(tiles):
@@ -423,29 +461,7 @@ def _first_player_drawn(state: State, data: Mapping[str, Any]) -> State:
     for t in tiles:
         if located & bits[t]:
             raise IllegalEvent(f"{what}: {t} is not in the bag: it is {_where(state, t)}")
-    record = tuple(sorted(drawn.items()))
-    best = max(state.tiles.dots(t) for t in tiles)
-    tied = tuple(s for s in sorted(drawn) if state.tiles.dots(drawn[s]) == best)
-    if len(tied) > 1:
-        return evolve(
-            state,
-            aside=aside + tuple(tiles),
-            located_bits=located | _bits_of(bits, tiles),
-            bag=bag - len(tiles),
-            to_draw=tied,
-            draws=state.draws + (record,),
-        )
-    # The first player is known: every drawn tile goes back before the racks are drawn.
-    return evolve(
-        state,
-        aside=(),
-        located_bits=located & ~_bits_of(bits, aside),
-        bag=bag + len(aside),
-        to_draw=(),
-        draws=state.draws + (record,),
-        first=tied[0],
-        phase=Phase.RACKS,
-    )
+    return aside, located, bag
 
 
 def _tiles_drawn(state: State, data: Mapping[str, Any]) -> State:
@@ -480,37 +496,18 @@ def _tiles_drawn(state: State, data: Mapping[str, Any]) -> State:
 
 
 def _tiles_drawn_checked(state: State, data: Mapping[str, Any]) -> State:
+    """`_tiles_drawn` step by step: a player's rack while the racks are being drawn (`_check_rack_draw`), else
+    the refill of the player's turn (`_check_refill`); each known tile drawn must be in the bag. The tiles then
+    join the rack: the last rack drawn starts play; a refill leaves only turn_ended to come, unless it fills an
+    emptied rack mid-turn."""
     what = "tiles_drawn"
     seat = _seat(state, data, what)
     tiles = _tile_list(state, data, "tiles", what)
     phase = state.phase
     if phase is _RACKS:
-        if seat in state.racks_drawn:
-            raise IllegalEvent(f"{what}: {state.name(seat)} has already drawn a rack this round")
-        want = min(state.rack_size, state.bag)
-        if len(tiles) != want:
-            raise IllegalEvent(f"{what}: {state.name(seat)} draws a rack of {plural(want)}, not {len(tiles)}")
+        _check_rack_draw(state, seat, tiles, what)
     else:
-        if phase is not _PLAY or state.current != seat:
-            _expect_turn(state, seat, what)  # refuses
-        turn = state.turn
-        if turn is None or not turn[1]:  # nothing placed
-            raise IllegalEvent(
-                f"{what}: {state.name(seat)} has placed no tile this turn; a turn needs a placement first "
-                "(or tiles_exchanged when nothing fits)"
-            )
-        if turn[7]:  # refilled
-            raise IllegalEvent(f"{what}: {state.name(seat)} has already refilled the rack; record turn_ended")
-        want = refill_needed(state, seat)
-        if want == 0:
-            why = "the bag is empty" if state.bag == 0 else f"{state.name(seat)}'s rack is full"
-            raise IllegalEvent(f"{what}: nothing to draw: {why}")
-        if len(tiles) != want:
-            held = tiles_held(state.racks[seat])
-            raise IllegalEvent(
-                f"{what}: {state.name(seat)} must draw {plural(want)} (rack {held} of {state.rack_size}, "
-                f"{state.bag} in the bag), not {len(tiles)}"
-            )
+        _check_refill(state, seat, tiles, what)
     drawn = _check_in_bag(state, tiles, what)
     rack = state.racks[seat]
     known = tuple([t for t in tiles if t is not None])
@@ -530,6 +527,40 @@ def _tiles_drawn_checked(state: State, data: Mapping[str, Any]) -> State:
     assert state.turn is not None
     turn = (*state.turn[:-1], bool(rack[0] or rack[1]))  # `refilled` is the last field
     return evolve(state, racks=racks, located_bits=located, bag=bag, turn=turn)
+
+
+def _check_rack_draw(state: State, seat: int, tiles: list[str | None], what: str) -> None:
+    """Each player draws one rack a round: as many tiles as a rack holds, or what is left in the bag."""
+    if seat in state.racks_drawn:
+        raise IllegalEvent(f"{what}: {state.name(seat)} has already drawn a rack this round")
+    want = min(state.rack_size, state.bag)
+    if len(tiles) != want:
+        raise IllegalEvent(f"{what}: {state.name(seat)} draws a rack of {plural(want)}, not {len(tiles)}")
+
+
+def _check_refill(state: State, seat: int, tiles: list[str | None], what: str) -> None:
+    """The player whose turn it is refills the rack once, after placing: up to a full rack, as far as the bag
+    goes (`refill_needed`)."""
+    if state.phase is not _PLAY or state.current != seat:
+        _expect_turn(state, seat, what)  # refuses
+    turn = state.turn
+    if turn is None or not turn[1]:  # nothing placed
+        raise IllegalEvent(
+            f"{what}: {state.name(seat)} has placed no tile this turn; a turn needs a placement first "
+            "(or tiles_exchanged when nothing fits)"
+        )
+    if turn[7]:  # refilled
+        raise IllegalEvent(f"{what}: {state.name(seat)} has already refilled the rack; record turn_ended")
+    want = refill_needed(state, seat)
+    if want == 0:
+        why = "the bag is empty" if state.bag == 0 else f"{state.name(seat)}'s rack is full"
+        raise IllegalEvent(f"{what}: nothing to draw: {why}")
+    if len(tiles) != want:
+        held = tiles_held(state.racks[seat])
+        raise IllegalEvent(
+            f"{what}: {state.name(seat)} must draw {plural(want)} (rack {held} of {state.rack_size}, "
+            f"{state.bag} in the bag), not {len(tiles)}"
+        )
 
 
 def _dots_field(state: State, data: Mapping[str, Any], tile: str, what: str) -> int:
@@ -572,8 +603,8 @@ def fresh_turn(seat: int) -> Turn:
 
 def _tile_placed(state: State, data: Mapping[str, Any]) -> State:
     """The player whose turn it is places a tile from the rack on a section of the tray. Checked here (whose
-    turn, which tile, which section, which dots), then `_stack_taking` checks the stack takes it and `_place`
-    puts it there and counts what the turn scores."""
+    turn, which tile, which section, which dots), then `_stack_taking` checks the stack takes it, `_place` puts
+    it there and `_turn_with` counts what the turn scores."""
     what = "tile_placed"
     pid = data.get("player")
     seat = state.seats.get(pid) if type(pid) is str else None
@@ -659,10 +690,9 @@ _NO_STACK: Stack = (0, 0, (), ())  # an empty section: the stack a tile placed t
 
 
 def _place(state: State, seat: int, turn: Turn, tile: str, section: int, mask: int, stack: Stack) -> State:
-    """The checked tile on its stack. A stack brought to 9 ends the segment (and with the Spear edition goes back
-    into the bag); so does an emptied rack. The turn scores each stack it added to by the dots it holds now, 9
-    for a 9 (`turn_points`)."""
-    turn_seat, placed, added, nines, new_stack, seg, points, refilled = turn
+    """The checked tile on its stack, out of the player's rack. A new stack takes the next uid; a stack brought to
+    9 goes back into the bag with the Spear edition, leaving the section empty. `_turn_with` counts what the turn
+    scores."""
     uid, stack_mask, layers, placed_by = stack
     next_uid = state.next_uid
     is_new = uid == 0
@@ -670,7 +700,6 @@ def _place(state: State, seat: int, turn: Turn, tile: str, section: int, mask: i
         uid = next_uid
         next_uid += 1
     grown_mask = stack_mask | mask
-    grown_dots = grown_mask.bit_count()
     layers += ((tile, mask),)
     nine = grown_mask == FULL
     cleared = nine and state.clear_full_stacks
@@ -687,15 +716,7 @@ def _place(state: State, seat: int, turn: Turn, tile: str, section: int, mask: i
         known = known[:i] + known[i + 1 :]
     else:
         hidden -= 1  # one of the unseen tiles turns out to be this one
-    segment: SegmentKind | None = None  # a 9 or an emptied rack ends the segment; the player may go on with another
-    if not nine and (known or hidden):
-        segment = seg or ("new_stack" if is_new else "add_to_existing")
-    placement = (seat, tile, section, mask, uid, grown_dots, is_new, nine, cleared)
-    if uid in added:
-        points += grown_dots - stack_mask.bit_count()
-    else:
-        added += (uid,)
-        points += grown_dots
+    placement = (seat, tile, section, mask, uid, grown_mask.bit_count(), is_new, nine, cleared)
     tray = list(state.tray)
     tray[section - 1] = None if cleared else (uid, grown_mask, layers, placed_by + (seat,))
     racks = list(state.racks)
@@ -706,18 +727,36 @@ def _place(state: State, seat: int, turn: Turn, tile: str, section: int, mask: i
         racks=tuple(racks),
         located_bits=located,
         bag=bag,
-        turn=(
-            turn_seat,
-            placed + (placement,),
-            added,
-            nines + (uid,) if nine else nines,
-            uid if is_new else new_stack,
-            segment,
-            points,
-            refilled,
-        ),
+        turn=_turn_with(turn, placement, stack_mask.bit_count(), bool(known or hidden)),
         next_uid=next_uid,
         last=placement,
+    )
+
+
+def _turn_with(turn: Turn, placement: Placement, dots_before: int, rack_left: bool) -> Turn:
+    """The turn once `placement` is made, and what it scores if it ended now (`turn_points`): each stack it added
+    to counts the dots it holds, 9 for a 9, so a stack added to again counts only its new dots. A 9 or an emptied
+    rack ends the segment; the player may go on with another."""
+    turn_seat, placed, added, nines, new_stack, segment, points, refilled = turn
+    _, _, _, _, uid, dots, is_new, nine, _ = placement
+    if nine or not rack_left:
+        segment = None
+    else:
+        segment = segment or ("new_stack" if is_new else "add_to_existing")
+    if uid in added:
+        points += dots - dots_before
+    else:
+        added += (uid,)
+        points += dots
+    return (
+        turn_seat,
+        placed + (placement,),
+        added,
+        nines + (uid,) if nine else nines,
+        uid if is_new else new_stack,
+        segment,
+        points,
+        refilled,
     )
 
 
@@ -760,6 +799,10 @@ def _turn_ended(state: State, data: Mapping[str, Any]) -> State:
 
 
 def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
+    """A player who cannot place returns tiles to the bag and draws as many, instead of a turn. Checked here
+    (whose turn, nothing placed yet), then `_check_may_exchange` (the round goes on and nothing the player is
+    known to hold fits), then the tiles: the usual exchange by `_known_exchange` in one pass, anything else by
+    `_exchange_checked`. The turn passes."""
     what = "tiles_exchanged"
     pid = data.get("player")
     seat = state.seats.get(pid) if type(pid) is str else None
@@ -772,7 +815,20 @@ def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
             f"{what}: {state.name(seat)} has already placed this turn; an exchange replaces a whole turn"
         )
     rack = state.racks[seat]
-    # Not blocked, and the player cannot play (`_blocked`, `_playable`): an empty section takes any tile.
+    _check_may_exchange(state, seat, rack, what)
+    exchanged = _known_exchange(state, rack, data)
+    if exchanged is None:
+        exchanged = _exchange_checked(state, seat, rack, data, what)
+    new_rack, returned_bits, drawn_bits = exchanged
+    return _exchange(
+        state, racks=_set(state.racks, seat, new_rack),
+        located_bits=(state.located_bits & ~returned_bits) | drawn_bits, current=(seat + 1) % len(state.players),
+    )
+
+
+def _check_may_exchange(state: State, seat: int, rack: Rack, what: str) -> None:
+    """An exchange is for a player who cannot place: refused when the round is blocked (it ends instead) and
+    when a tile of the rack fits, or a section is empty (`_blocked`, `_playable`)."""
     playable = True
     if None not in state.tray:
         fits, on_tray = _tray_facts(state)
@@ -788,13 +844,38 @@ def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
         why = can_play(state, rack)
         if why is not None:
             raise IllegalEvent(f"{what}: {state.name(seat)} can play ({why}), so may not exchange")
-    exchanged = _known_exchange(state, rack, data)
-    if exchanged is not None:  # the usual exchange, checked in one pass
-        exchanged_rack, returned_bits, drawn_bits = exchanged
-        return _exchange(
-            state, racks=_set(state.racks, seat, exchanged_rack),
-            located_bits=(state.located_bits & ~returned_bits) | drawn_bits, current=(seat + 1) % len(state.players),
-        )
+
+
+def _known_exchange(state: State, rack: Rack, data: Mapping[str, Any]) -> tuple[Rack, int, int] | None:
+    """The usual exchange, every tile written: tiles of the rack returned, each once, and as many drawn, each a
+    tile once, in the bag or just returned. (The rack, the bits returned and the bits drawn.) None for anything
+    else, which `_exchange_checked` checks step by step (accepting hidden tiles, or wording the refusal)."""
+    returned, drawn = data.get("returned"), data.get("drawn")
+    known = rack[0]
+    if type(returned) is not list or type(drawn) is not list or not 0 < len(returned) == len(drawn) <= len(known):
+        return None
+    bits = state.tiles.bits
+    back = gained = 0
+    for t in returned:
+        if type(t) is not str or t not in known or back & bits[t]:
+            return None
+        back |= bits[t]
+    taken = state.located_bits & ~back
+    for t in drawn:
+        bit = bits.get(t) if type(t) is str else None
+        if bit is None or (taken | gained) & bit:
+            return None
+        gained |= bit
+    kept = tuple([t for t in known if not bits[t] & back])
+    return (kept + tuple(drawn), rack[1]), back, gained
+
+
+def _exchange_checked(
+    state: State, seat: int, rack: Rack, data: Mapping[str, Any], what: str
+) -> tuple[Rack, int, int]:
+    """The exchange step by step, hidden tiles accepted: at least one tile returned, no more than the rack holds,
+    each from the rack (a hidden slot for a tile of unknown place), and as many drawn from the bag (a tile just
+    returned may come straight back). The rack after it, the bits returned and the bits drawn."""
     returned = _tile_list(state, data, "returned", what)
     drawn = _tile_list(state, data, "drawn", what)
     if not returned:
@@ -822,35 +903,7 @@ def _tiles_exchanged(state: State, data: Mapping[str, Any]) -> State:
     gained_bits = _check_in_bag(state, drawn, what, back)
     gained = tuple([t for t in drawn if t is not None])
     kept = tuple([t for t in known if not bits[t] & back])
-    new_rack = (kept + gained, rack[1] - from_hidden + len(drawn) - len(gained))
-    return _exchange(
-        state, racks=_set(state.racks, seat, new_rack), located_bits=(located & ~back) | gained_bits,
-        current=(seat + 1) % len(state.players),
-    )
-
-
-def _known_exchange(state: State, rack: Rack, data: Mapping[str, Any]) -> tuple[Rack, int, int] | None:
-    """The usual exchange, every tile written: tiles of the rack returned, each once, and as many drawn, each a
-    tile once, in the bag or just returned. (The rack, the bits returned and the bits drawn.) None for anything
-    else, which `_tiles_exchanged` checks step by step (accepting hidden tiles, or wording the refusal)."""
-    returned, drawn = data.get("returned"), data.get("drawn")
-    known = rack[0]
-    if type(returned) is not list or type(drawn) is not list or not 0 < len(returned) == len(drawn) <= len(known):
-        return None
-    bits = state.tiles.bits
-    back = gained = 0
-    for t in returned:
-        if type(t) is not str or t not in known or back & bits[t]:
-            return None
-        back |= bits[t]
-    taken = state.located_bits & ~back
-    for t in drawn:
-        bit = bits.get(t) if type(t) is str else None
-        if bit is None or (taken | gained) & bit:
-            return None
-        gained |= bit
-    kept = tuple([t for t in known if not bits[t] & back])
-    return (kept + tuple(drawn), rack[1]), back, gained
+    return (kept + gained, rack[1] - from_hidden + len(drawn) - len(gained)), back, gained_bits
 
 
 def _round_ended(state: State, data: Mapping[str, Any]) -> State:

@@ -309,7 +309,26 @@ def _new_tile_bits(tiles: list[Any], taken: int) -> int | None:
 
 
 def _hand_dealt_checked(state: State, data: Mapping[str, Any]) -> State:
+    """`hand_dealt` step by step: a deal is due (`_check_deal_due`), each player's hand (`_dealt_hands`), then the
+    boneyard's rest into the layout with the game's last hand (`_last_hand_layout`)."""
     what = "hand_dealt"
+    _check_deal_due(state, what)
+    hands = require(data, "hands", dict, what)
+    first, later = hand_sizes(state.n)
+    size = first if state.hand_number == 0 else later
+    dealt: set[str] = set()  # every tile dealt face up, hands and layout: each may be dealt once
+    new_hands = _dealt_hands(state, hands, size, dealt, what)
+    total = size * state.n
+    if total > state.boneyard:  # cannot happen with the table's counts; kept as a guard
+        raise IllegalEvent(f"{what}: the boneyard holds only {state.boneyard} tiles, not {total}")
+    remaining = state.boneyard - total
+    last = remaining < later * state.n  # too few left for another round of hands: this is the game's last
+    to_layout = _last_hand_layout(state, data.get("to_layout"), remaining, last, dealt, what)
+    return _dealt(state, new_hands, to_layout, remaining, last, state.seen_bits | hf.bits_of(dealt))
+
+
+def _check_deal_due(state: State, what: str) -> None:
+    """A hand is dealt only during a game, while the set lasts, once every hand is played out."""
     if state.game == 0:
         raise IllegalEvent(f"{what}: {NO_GAME}")
     if state.last_hand and state.to_play is None:
@@ -323,16 +342,17 @@ def _hand_dealt_checked(state: State, data: Mapping[str, Any]) -> State:
             f"{what}: {state.name(holder)} still holds {hand_size(state.hands[holder])} tile(s); "
             "a new hand is dealt when every hand is empty"
         )
-    hands = require(data, "hands", dict, what)
-    first, later = hand_sizes(state.n)
-    size = first if state.hand_number == 0 else later
+
+
+def _dealt_hands(state: State, hands: Mapping[str, Any], size: int, dealt: set[str], what: str) -> tuple[Hand, ...]:
+    """Each player's new hand, in seat order: `size` tiles, face up or `null` (face down), none of them seen
+    elsewhere or dealt twice. The tiles dealt face up are added to `dealt`."""
     kind = "first" if state.hand_number == 0 else "later"
     ids = [p.id for p in state.players]
     for pid in hands:
         if pid not in ids:
             raise IllegalEvent(f"{what}: unknown player {pid!r}; players are {', '.join(ids)}")
     new_hands = []
-    dealt: set[str] = set()
     for seat, pid in enumerate(ids):
         if pid not in hands:
             raise IllegalEvent(f"{what}: no hand for {state.name(seat)}")
@@ -352,32 +372,33 @@ def _hand_dealt_checked(state: State, data: Mapping[str, Any]) -> State:
             dealt.add(tile)
             known.append(tile)
         new_hands.append((tuple(known), size - len(known)))
-    total = size * state.n
-    if total > state.boneyard:  # cannot happen with the table's counts; kept as a guard
-        raise IllegalEvent(f"{what}: the boneyard holds only {state.boneyard} tiles, not {total}")
-    remaining = state.boneyard - total
-    last = remaining < later * state.n
-    raw_layout = data.get("to_layout")
+    return tuple(new_hands)
+
+
+def _last_hand_layout(
+    state: State, raw_layout: Any, remaining: int, last: bool, dealt: set[str], what: str
+) -> tuple[str, ...]:
+    """The tiles the game's last hand turns face up into the layout: every tile left in the boneyard, none seen
+    elsewhere or dealt twice (added to `dealt`). Any other hand leaves the boneyard alone: none."""
     if raw_layout is not None and not isinstance(raw_layout, list):
         raise IllegalEvent(f"{what}: to_layout must be a list of face-up tiles (got {raw_layout!r})")
-    to_layout: tuple[str, ...] = ()
-    if last:
-        if raw_layout is None or len(raw_layout) != remaining:
-            got = "none" if raw_layout is None else len(raw_layout)
+    if not last:
+        if raw_layout:
             raise IllegalEvent(
-                f"{what}: this is the game's last hand: the {remaining} tile(s) left in the "
-                f"boneyard go face up into the layout as to_layout (got {got})"
+                f"{what}: to_layout comes only with the game's last hand; {remaining} tiles stay in the boneyard"
             )
-        for t in raw_layout:
-            tile = _tile(t, f"{what} to_layout")
-            _check_unseen(state, tile, dealt, what)
-            dealt.add(tile)
-        to_layout = tuple(raw_layout)
-    elif raw_layout:
+        return ()
+    if raw_layout is None or len(raw_layout) != remaining:
+        got = "none" if raw_layout is None else len(raw_layout)
         raise IllegalEvent(
-            f"{what}: to_layout comes only with the game's last hand; {remaining} tiles stay in the boneyard"
+            f"{what}: this is the game's last hand: the {remaining} tile(s) left in the "
+            f"boneyard go face up into the layout as to_layout (got {got})"
         )
-    return _dealt(state, tuple(new_hands), to_layout, remaining, last, state.seen_bits | hf.bits_of(dealt))
+    for t in raw_layout:
+        tile = _tile(t, f"{what} to_layout")
+        _check_unseen(state, tile, dealt, what)
+        dealt.add(tile)
+    return tuple(raw_layout)
 
 
 def _check_unseen(state: State, tile: str, dealt: set[str], what: str) -> None:

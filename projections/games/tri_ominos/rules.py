@@ -19,7 +19,7 @@ Placement bonuses (see `placement_bonuses`):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NamedTuple
@@ -397,47 +397,79 @@ def _could_hold(state: State, hand: Hand | None, tile: str) -> bool:
 
 
 def start_problem(state: State, seat: int, tile: str, shown: str | None) -> str | None:
-    """Why `tile` (with `shown`) cannot start the round for this player, judged on the known tiles."""
-    who = _name(state, seat)
-    rest = _rest_of_hand(state, seat, tile)  # what else the starter may hold besides the starting tile
-
-    def holder_text(holder: int) -> str:
-        return f"{who} also holds" if holder == seat else f"{_name(state, holder)} holds"
-
+    """Why `tile` (with `shown`) cannot start the round for this player, judged on the known tiles. The highest
+    triple starts (`_triple_start_problem`); 0-0-0 starts only in the hand holding the highest triple, or with a
+    higher triple shown (`_zero_start_problem`); without a triple, the highest-sum tile (`_sum_start_problem`)."""
     if shown is not None and tile != TRIPLES[0]:
         return "shown is only for a 0-0-0 start: it shows the highest triple held with it"
-    if is_triple(tile) and tile != TRIPLES[0]:
-        for higher in TRIPLES[triple_rank(tile) + 1 :]:
-            for holder in _known_holders(state, higher):
-                return f"{holder_text(holder)} {higher}: the round starts with the highest triple"
-        return None
     if tile == TRIPLES[0]:
-        if shown is not None:
-            if not is_triple(shown) or shown == TRIPLES[0]:
-                return f"shown {shown} must be a triple higher than 0-0-0"
-            if not _could_hold(state, rest, shown):
-                where = locate(state, shown)
-                return f"{who} cannot show {shown}: it is {where}" if where else f"{who} does not hold {shown}"
-            for higher in TRIPLES[triple_rank(shown) + 1 :]:
-                for holder in _known_holders(state, higher):
-                    return f"{holder_text(holder)} {higher}, higher than the shown {shown}"
-            return None
-        # Without a shown triple, the 0-0-0 starter must still hold the highest triple dealt.
-        for higher in reversed(TRIPLES[1:]):
-            holders = _known_holders(state, higher)
-            if holders and holders[0] != seat:
-                if any(_could_hold(state, rest, t) for t in TRIPLES[triple_rank(higher) + 1 :]):
-                    return None
-                return (
-                    f"{_name(state, holders[0])} holds {higher}: 0-0-0 may start only in the hand "
-                    "holding the highest triple"
-                )
-            if holders:
-                return None
-        return None
-    for t in reversed(TRIPLES):
+        return _zero_start_problem(state, seat, tile, shown)
+    if is_triple(tile):
+        return _triple_start_problem(state, seat, tile)
+    return _sum_start_problem(state, seat, tile)
+
+
+def _holder_text(state: State, seat: int, holder: int) -> str:
+    """`holder` holding a tile, in a refusal of `seat`'s start: "Ann also holds", "Bo holds"."""
+    return f"{_name(state, seat)} also holds" if holder == seat else f"{_name(state, holder)} holds"
+
+
+def _first_known_holder(state: State, tiles: Iterable[str]) -> tuple[int, str] | None:
+    """The first of `tiles` known to be in a hand, with the first seat holding it, or None."""
+    for t in tiles:
         for holder in _known_holders(state, t):
-            return f"{holder_text(holder)} {t}: the round starts with the highest triple"
+            return holder, t
+    return None
+
+
+def _triple_start_problem(state: State, seat: int, tile: str) -> str | None:
+    """A triple other than 0-0-0 starts unless a higher triple is known to be held."""
+    higher = _first_known_holder(state, TRIPLES[triple_rank(tile) + 1 :])
+    if higher is not None:
+        holder, t = higher
+        return f"{_holder_text(state, seat, holder)} {t}: the round starts with the highest triple"
+    return None
+
+
+def _zero_start_problem(state: State, seat: int, tile: str, shown: str | None) -> str | None:
+    """0-0-0 starts with a triple shown beside it, one the player may hold besides 0-0-0 and no triple higher
+    than it known to be held; without one, only in the hand holding the highest triple dealt (as far as the
+    known tiles tell)."""
+    who = _name(state, seat)
+    rest = _rest_of_hand(state, seat, tile)  # what else the starter may hold besides the starting tile
+    if shown is not None:
+        if not is_triple(shown) or shown == TRIPLES[0]:
+            return f"shown {shown} must be a triple higher than 0-0-0"
+        if not _could_hold(state, rest, shown):
+            where = locate(state, shown)
+            return f"{who} cannot show {shown}: it is {where}" if where else f"{who} does not hold {shown}"
+        higher = _first_known_holder(state, TRIPLES[triple_rank(shown) + 1 :])
+        if higher is not None:
+            holder, t = higher
+            return f"{_holder_text(state, seat, holder)} {t}, higher than the shown {shown}"
+        return None
+    # Without a shown triple, the 0-0-0 starter must still hold the highest triple dealt: the highest one known
+    # held by another player refuses it, unless the starter may hold a higher one unseen.
+    for higher_triple in reversed(TRIPLES[1:]):
+        holders = _known_holders(state, higher_triple)
+        if holders and holders[0] != seat:
+            if any(_could_hold(state, rest, t) for t in TRIPLES[triple_rank(higher_triple) + 1 :]):
+                return None
+            return (
+                f"{_name(state, holders[0])} holds {higher_triple}: 0-0-0 may start only in the hand "
+                "holding the highest triple"
+            )
+        if holders:
+            return None
+    return None
+
+
+def _sum_start_problem(state: State, seat: int, tile: str) -> str | None:
+    """Without a triple known to be held, the tile with the highest sum starts."""
+    triple = _first_known_holder(state, reversed(TRIPLES))
+    if triple is not None:
+        holder, t = triple
+        return f"{_holder_text(state, seat, holder)} {t}: the round starts with the highest triple"
     best = tile_sum(tile)
     for i, h in enumerate(state.hands):
         if h is None:
@@ -445,7 +477,7 @@ def start_problem(state: State, seat: int, tile: str, shown: str | None) -> str 
         for t in h.known:
             if tile_sum(t) > best:
                 return (
-                    f"{holder_text(i)} {t} (sum {tile_sum(t)}), higher than {tile} ({best}): "
+                    f"{_holder_text(state, seat, i)} {t} (sum {tile_sum(t)}), higher than {tile} ({best}): "
                     "without a triple the highest-sum tile starts"
                 )
     return None
