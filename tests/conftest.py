@@ -6,38 +6,18 @@ Each PostgreSQL test gets its own schema, so parallel workers and tests never se
 
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, make_url, text
 from sqlalchemy.engine import Engine
 
 from recorder.db import make_engine
 from recorder.facade import Scorebook
 from recorder.migrate import upgrade
 from recorder.store import EventStore
-
-POSTGRES_URL = os.environ.get("SCOREBOOK_TEST_POSTGRES")
-BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
-
-
-def _admin(sql: str) -> None:
-    assert POSTGRES_URL
-    admin = create_engine(POSTGRES_URL)
-    with admin.begin() as conn:
-        conn.execute(text(sql))
-    admin.dispose()
-
-
-def _postgres_engine(schema: str) -> Engine:
-    assert POSTGRES_URL
-    _admin(f'CREATE SCHEMA "{schema}"')
-    # The schema goes in the URL (psycopg's `options`), so that the URL alone reaches the same tables.
-    url = make_url(POSTGRES_URL).update_query_dict({"options": f"-csearch_path={schema}"})
-    return make_engine(url.render_as_string(hide_password=False))
+from tests.support.databases import BACKENDS, POSTGRES_URL, admin, postgres_engine
 
 
 @pytest.fixture(params=BACKENDS)
@@ -51,12 +31,12 @@ def bare_engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engi
     if not POSTGRES_URL:
         pytest.skip("SCOREBOOK_TEST_POSTGRES is not set")
     schema = f"t_{uuid.uuid4().hex[:12]}"
-    engine = _postgres_engine(schema)
+    engine = postgres_engine(schema)
     try:
         yield engine
     finally:
         engine.dispose()
-        _admin(f'DROP SCHEMA "{schema}" CASCADE')
+        admin(f'DROP SCHEMA "{schema}" CASCADE')
 
 
 @pytest.fixture

@@ -29,8 +29,8 @@ from recorder.errors import (
 )
 from recorder.facade import Scorebook
 from recorder.logfile import ChainCheck
-from tests.examples import examples_dir, load_example
-from tests.logs import START, illegal_launch, launch, round_start
+from tests.support.examples import examples_dir, load_example
+from tests.support.logs import START, illegal_launch, launch, round_start
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from recorder.api.fast_append import AppendFastPath
 from recorder.api.limits import MAX_BODY_BYTES
 from recorder.api.routers import events
 from recorder.facade import Scorebook
-from tests.logs import START, illegal_launch, launch, round_start
+from tests.support.logs import START, illegal_launch, launch, round_start
 
 JSON = "application/json"
 VOLATILE = ("recorded_at", "prev_hash", "hash")

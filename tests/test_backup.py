@@ -16,9 +16,9 @@ from recorder.cli import app
 from recorder.errors import BadRequest, Conflict, ImportRefused
 from recorder.facade import Scorebook
 from recorder.migrate import upgrade
-from tests.conftest import POSTGRES_URL, _admin, _postgres_engine
-from tests.examples import examples_dir
-from tests.logs import START, launch, round_start
+from tests.support.databases import POSTGRES_URL, admin, postgres_engine
+from tests.support.examples import examples_dir
+from tests.support.logs import START, launch, round_start
 
 runner = CliRunner()
 
@@ -140,13 +140,13 @@ def postgres_url() -> Iterator[str]:
     if not POSTGRES_URL:
         pytest.skip("SCOREBOOK_TEST_POSTGRES is not set")
     schema = f"t_{uuid.uuid4().hex[:12]}"
-    engine: Engine = _postgres_engine(schema)
+    engine: Engine = postgres_engine(schema)
     upgrade(engine)
     try:
         yield engine.url.render_as_string(hide_password=False)
     finally:
         engine.dispose()
-        _admin(f'DROP SCHEMA "{schema}" CASCADE')
+        admin(f'DROP SCHEMA "{schema}" CASCADE')
 
 
 @pytest.mark.postgres

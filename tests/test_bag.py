@@ -29,7 +29,7 @@ from recorder.bag import BAG_SEEDS
 from recorder.cli import app
 from recorder.errors import BadRequest, Conflict, Refused
 from recorder.facade import Scorebook
-from tests.bag_play import next_event, play, start
+from tests.support.bag_play import next_event, play, start
 
 BAG_GAMES = ["tri-ominos", "high-five", "hi-spot"]
 

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from bench.bare_endpoint import build_app
 from bench.write_path import Figure
 from recorder import Scorebook
-from tests.logs import START
+from tests.support.logs import START
 
 
 def test_the_bare_endpoint_inserts_the_posted_event_into_the_events_table(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ import pytest
 from projections.registry import GAME_NAMES, get_game, with_rules_version
 from recorder.demo import PLAYERS
 from recorder.facade import Scorebook
-from tests.servers import ServerProcess, Tally, append_log, event_id, send
+from tests.support.servers import ServerProcess, Tally, append_log, event_id, send
 
 SEED = 11
 MATCHES = 4

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from recorder.cli import app
 from recorder.migrate import head_revisions
-from tests.examples import examples_dir, load_example
+from tests.support.examples import examples_dir, load_example
 
 runner = CliRunner()
 

@@ -25,7 +25,7 @@ from recorder.demo import PLAYERS, record_demo
 from recorder.facade import Scorebook
 from recorder.logfile import NewEvent, import_lines
 from recorder.server import build_app
-from tests.replay_payload import frames_request, split_frames
+from tests.support.replay_payload import frames_request, split_frames
 
 
 def random_fold(game: str, seed: int = 3, players: int = 3) -> Fold:

@@ -16,8 +16,8 @@ from recorder.append_only import missing_triggers
 from recorder.errors import Conflict
 from recorder.facade import Scorebook
 from recorder.migrate import downgrade, upgrade
-from tests.events_table import index_definition, insert_row, plan, stored_events
-from tests.logs import START, launch, round_start
+from tests.support.events_table import index_definition, insert_row, plan, stored_events
+from tests.support.logs import START, launch, round_start
 
 
 def _insert(engine: Engine, match_id: str, seq: int, event_id: str | None) -> None:

@@ -13,8 +13,8 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from recorder.append_only import missing_triggers
 from recorder.facade import Scorebook
 from recorder.migrate import downgrade, upgrade
-from tests.events_table import insert_row, plan, stored_events
-from tests.logs import START, launch, round_start
+from tests.support.events_table import insert_row, plan, stored_events
+from tests.support.logs import START, launch, round_start
 
 
 def _two_matches(sb: Scorebook) -> list[str]:

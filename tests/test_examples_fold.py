@@ -4,7 +4,7 @@ import pytest
 
 from projections.scores import scores_json
 from projections.timeline import fold_dicts
-from tests.examples import example_names, load_example
+from tests.support.examples import example_names, load_example
 
 
 @pytest.mark.parametrize("name", example_names())

@@ -14,8 +14,8 @@ from recorder import Scorebook
 from recorder.errors import BadRequest, ImportRefused, MatchNotFound, NotFound, Refused, SchemaBehind
 from recorder.logfile import NewEvent
 from recorder.migrate import downgrade, head_revisions, upgrade
-from tests.examples import example_names, load_example
-from tests.logs import START, launch, round_start
+from tests.support.examples import example_names, load_example
+from tests.support.logs import START, launch, round_start
 
 
 @pytest.mark.parametrize("name", example_names())

@@ -9,8 +9,8 @@ from sqlalchemy.engine import Engine
 
 from recorder.facade import Scorebook
 from recorder.store import FIRST_HASH_LOOKUP
-from tests.events_table import index_definition, plan
-from tests.logs import START, launch, round_start
+from tests.support.events_table import index_definition, plan
+from tests.support.logs import START, launch, round_start
 
 
 def _plan(engine: Engine, first_hash: str) -> str:

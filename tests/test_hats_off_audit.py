@@ -15,7 +15,7 @@ from projections.events import Event
 from projections.games.hats_off import GAME
 from projections.scores import scores_json
 from projections.timeline import Fold, fold_dicts
-from tests.examples import load_example
+from tests.support.examples import load_example
 from tests.test_hats_off_helpers import (
     Line,
     all_six,

@@ -13,7 +13,7 @@ from projections.errors import IllegalEvent
 from projections.events import Event
 from projections.games.hats_off import GAME, State
 from projections.timeline import Fold, fold_dicts
-from tests.examples import load_example
+from tests.support.examples import load_example
 from tests.test_hats_off_helpers import (
     all_six,
     fold,

@@ -16,7 +16,7 @@ from projections.games.hats_off import GAME, State
 from projections.games.hats_off.notation import pad_path, parse, to_notation
 from projections.notation import legal_moves, parse_line
 from projections.timeline import Fold, fold_dicts
-from tests.examples import example_names, load_example
+from tests.support.examples import example_names, load_example
 
 NAMES = ["ann", "bo", "cy", "di"]
 # Ids the line must still read: ending in a digit (`p19` is hole 9 of p1's area), or spelled like a keyword.

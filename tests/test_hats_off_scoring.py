@@ -8,7 +8,7 @@ import pytest
 from projections.games.hats_off import GAME
 from projections.scores import scores_json
 from projections.timeline import fold_dicts
-from tests.examples import load_example
+from tests.support.examples import load_example
 from tests.test_hats_off_helpers import (
     Line,
     all_six,

@@ -18,7 +18,7 @@ from projections.events import Event
 from projections.games.hi_spot import GAME
 from projections.games.hi_spot.player import random_match
 from projections.timeline import Fold, fold_dicts
-from tests.examples import example_names, load_example
+from tests.support.examples import example_names, load_example
 from tests.test_hi_spot_helpers import (
     ANN_OUT,
     LIGHT,

@@ -15,7 +15,7 @@ from projections.games.hi_spot.player import random_match
 from projections.games.hi_spot.tiles import orientations
 from projections.schemas import game_schema, unknown_field_problem, unknown_fields
 from projections.timeline import Fold, fold_dicts
-from tests.examples import load_example
+from tests.support.examples import load_example
 from tests.test_hi_spot_helpers import PLAYERS
 
 EXAMPLE_LOGS = ("hi-spot-01", "hi-spot-26")

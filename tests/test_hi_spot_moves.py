@@ -8,7 +8,7 @@ from typing import Any
 from projections.events import Event
 from projections.games.hi_spot import GAME
 from projections.timeline import Fold, fold_dicts
-from tests.examples import load_example
+from tests.support.examples import load_example
 from tests.test_hi_spot_helpers import (
     ANN_OUT,
     PLAYERS,

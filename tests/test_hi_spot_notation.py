@@ -16,7 +16,7 @@ from projections.games.hi_spot import GAME
 from projections.games.hi_spot.notation import pad_path, parse, to_notation
 from projections.notation import legal_moves, parse_line
 from projections.timeline import Fold, fold_dicts
-from tests.examples import load_example
+from tests.support.examples import load_example
 
 PLAYERS = [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}, {"id": "cy", "name": "Cy"}, {"id": "di"}]
 KINDS = ("action", "hand", "board", "option")

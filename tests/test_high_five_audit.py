@@ -20,7 +20,7 @@ from projections.events import Event
 from projections.games.high_five import GAME, State
 from projections.games.high_five.tiles import TILES, VALUES, matches
 from projections.timeline import Fold, fold_dicts
-from tests.examples import load_example
+from tests.support.examples import load_example
 from tests.test_high_five_logs import IDS, Line, claim, deal, game, match, play, refused, rounds, then, totals
 from tests.test_high_five_properties import hide_hands
 

@@ -15,7 +15,7 @@ from projections.games.high_five.events import EVENTS
 from projections.games.high_five.tiles import TILES
 from projections.schemas import game_schema, unknown_field_problem, unknown_fields
 from projections.timeline import Fold, fold_dicts
-from tests.examples import load_example
+from tests.support.examples import load_example
 from tests.test_high_five_logs import match
 from tests.test_high_five_properties import hide_hands
 

@@ -17,7 +17,7 @@ from projections.games.high_five import GAME, notation
 from projections.notation import legal_moves, parse_line, to_notation
 from projections.protocol import PadStep
 from projections.timeline import Fold, fold_dicts
-from tests.examples import load_example
+from tests.support.examples import load_example
 
 PLAYERS = [{"id": p, "name": p.title()} for p in ("ann", "bo", "cy", "dee", "eli", "fay", "gus", "hal")]
 KINDS = ("action", "hand", "board", "option")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from projections.games.high_five import GAME
 from projections.scores import scores_json
 from projections.timeline import Fold, fold_dicts
-from tests.examples import load_example
+from tests.support.examples import load_example
 from tests.test_high_five_logs import IDS, claim, deal, fillers, game, match, play, refused, rounds, then, totals
 
 LAYOUT = ["0-5", "1-4", "2-3", "6-9", "7-7"]

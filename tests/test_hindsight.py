@@ -11,7 +11,7 @@ import pytest
 from projections.hindsight import missed_plays
 from projections.registry import get_game
 from projections.timeline import fold_dicts
-from tests.examples import load_example
+from tests.support.examples import load_example
 from tests.test_tri_ominos_rules import (
     BRIDGE,
     BRIDGE_DEAL,

@@ -50,7 +50,7 @@ from recorder.logfile import event_hash, import_lines, parse_jsonl, prepare_impo
 from recorder.readable import dumps_strictly, loads_leniently, readable_data, readable_meta
 from recorder.server import build_app
 from recorder.store import MAX_BATCH
-from tests.logs import PLAYERS, START, round_start
+from tests.support.logs import PLAYERS, START, round_start
 
 BIG = 2**63
 

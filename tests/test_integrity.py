@@ -22,8 +22,8 @@ from recorder.facade import Scorebook
 from recorder.logfile import NewEvent
 from recorder.server import build_app
 from recorder.store import EventStore
-from tests.examples import examples_dir
-from tests.logs import START, launch, round_start
+from tests.support.examples import examples_dir
+from tests.support.logs import START, launch, round_start
 from tests.test_inputs import UNREADABLE_ROWS_BOTH, UNREADABLE_ROWS_SQLITE
 
 

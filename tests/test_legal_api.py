@@ -18,7 +18,7 @@ from projections.timeline import fold, fold_dicts
 from recorder.api import create_api
 from recorder.facade import Scorebook
 from recorder.legal import table_fold
-from tests.hidden_tiles import leaks, secret_tiles
+from tests.support.hidden_tiles import leaks, secret_tiles
 from tests.test_tri_ominos_rules import deal, draw, pass_turn, place, started
 
 Log = list[dict[str, Any]]

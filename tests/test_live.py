@@ -23,8 +23,8 @@ from recorder.api import create_api
 from recorder.demo import PLAYERS
 from recorder.facade import Scorebook
 from recorder.logfile import NewEvent, import_lines
-from tests.hidden_tiles import in_progress_log, leaks, secret_tiles
-from tests.servers import served
+from tests.support.hidden_tiles import in_progress_log, leaks, secret_tiles
+from tests.support.servers import served
 
 
 def messages(text: str) -> list[dict[str, str]]:
@@ -310,7 +310,7 @@ def test_the_shutdown_signal_ends_the_streams_and_then_runs_the_handler_before(s
 
 
 def test_scorebook_serve_shuts_down_with_a_stream_open(tmp_path: Path) -> None:
-    from tests.servers import ServerProcess
+    from tests.support.servers import ServerProcess
 
     srv = ServerProcess(f"sqlite:///{tmp_path / 'live.db'}", tmp_path / "serve.log")
     srv.start()
@@ -366,7 +366,7 @@ def test_scorebook_follow_prints_as_a_process_and_ctrl_c_ends_it(tmp_path: Path)
     import subprocess
     import sys
 
-    from tests.servers import ROOT
+    from tests.support.servers import ROOT
 
     url = f"sqlite:///{tmp_path / 'follow.db'}"
     sb = Scorebook.open(url)

@@ -17,7 +17,7 @@ from recorder.facade import Scorebook
 from recorder.logfile import NewEvent
 from recorder.server import build_app
 from recorder.sessions import SESSION_COOKIE
-from tests.hidden_tiles import leaks, secret_tiles
+from tests.support.hidden_tiles import leaks, secret_tiles
 
 PLAYERS = [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}]
 OUTPUTS = ["replay-live-ack.data", "replay-meta.data", "replay-events.data", "replay-slider.max",

@@ -28,8 +28,8 @@ from recorder.logfile import (
     prepare_import,
     stamped,
 )
-from tests.examples import load_example
-from tests.logs import START, launch, round_start
+from tests.support.examples import load_example
+from tests.support.logs import START, launch, round_start
 
 NOW = datetime(2026, 9, 5, 19, 30, 1, 234567, tzinfo=timezone.utc)
 

@@ -10,7 +10,7 @@ from sqlalchemy.exc import DBAPIError
 import recorder.tables  # noqa: F401
 from recorder import Scorebook
 from recorder.migrate import downgrade, schema_drift, upgrade
-from tests.logs import START, round_start
+from tests.support.logs import START, round_start
 
 
 def test_migrated_schema_matches_the_models(engine: Engine) -> None:

@@ -17,7 +17,7 @@ from recorder.append_only import expected, missing_triggers
 from recorder.logfile import NewEvent
 from recorder.migrate import current_revisions, downgrade, head_revisions, schema_drift, upgrade
 from recorder.streams import StreamStore
-from tests.logs import START, round_start
+from tests.support.logs import START, round_start
 
 NOTES: StreamKind[int] = StreamKind("notes", "opened", lambda d: 0, {"noted": lambda n, d: n + 1}, lambda n: {"n": n})
 

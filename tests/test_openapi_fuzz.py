@@ -34,7 +34,7 @@ from schemathesis.specs.openapi.checks import (
 from recorder.demo import record_demo
 from recorder.facade import Scorebook
 from recorder.server import build_app
-from tests.servers import served
+from tests.support.servers import served
 
 # Per operation, mode and token: 40 in CI's full run; 15 in the quick run by default (`make test` outside CI), which
 # 40 alone took near four of its minutes on a slow machine.

@@ -11,8 +11,8 @@ from sqlalchemy import text
 from sqlalchemy.engine import Engine
 
 from recorder.facade import Scorebook
-from tests.conftest import _admin
-from tests.logs import START, launch, round_start
+from tests.support.databases import admin
+from tests.support.logs import START, launch, round_start
 
 pytestmark = pytest.mark.postgres
 
@@ -33,7 +33,7 @@ def test_connections_the_server_dropped_are_replaced_before_a_request_uses_them(
     match_id = scorebook.start_match(dict(START), "desk")["match_id"]
     scorebook.append(match_id, [round_start()], 1, "desk")
     dropped = _pooled_pids(scorebook.engine, 3)
-    _admin(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid IN ({', '.join(map(str, dropped))})")
+    admin(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid IN ({', '.join(map(str, dropped))})")
     time.sleep(0.3)  # the server's goodbye reaches the idle sockets
     stored, replayed = scorebook.append(match_id, [launch("ann", 1, 5)], 2, "desk")
     assert stored[0]["seq"] == 3 and not replayed

@@ -20,8 +20,8 @@ from recorder.facade import Scorebook
 from recorder.logfile import format_time, import_lines
 from recorder.projector import FACTS, MANY, FactsProjector
 from recorder.store import EventStore
-from tests.examples import examples_dir
-from tests.logs import START, launch, round_start
+from tests.support.examples import examples_dir
+from tests.support.logs import START, launch, round_start
 
 PLAYERS = [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}, {"id": "cy", "name": "Cy"}]
 

@@ -12,7 +12,7 @@ import recorder.rebuild as rebuild_module
 from recorder.facade import Scorebook
 from recorder.read_model_rows import Projected
 from recorder.store import EventStore
-from tests.logs import START, launch, round_start
+from tests.support.logs import START, launch, round_start
 from tests.test_projector import by_id, club, expected
 
 EVERY = 10

@@ -11,7 +11,7 @@ import pytest
 from projections.redaction import FULL, SPECTATOR, View, describe, redact_data, redact_envelope, redact_state
 from projections.registry import GAME_NAMES, get_game
 from projections.timeline import fold_dicts
-from tests.hidden_tiles import in_progress_log, leaks, secret_tiles
+from tests.support.hidden_tiles import in_progress_log, leaks, secret_tiles
 
 PLAYERS = [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}, {"id": "cy", "name": "Cy"}]
 HIDDEN_GAMES = [n for n in GAME_NAMES if get_game(n).descriptor.has_hidden_information]

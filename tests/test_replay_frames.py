@@ -18,7 +18,7 @@ from projections.registry import GAME_NAMES, get_game
 from recorder.facade import Scorebook
 from recorder.logfile import import_lines
 from recorder.server import build_app
-from tests.replay_payload import frames_request, split_frames
+from tests.support.replay_payload import frames_request, split_frames
 from tests.test_integrity import EDITS, five_events, restarted, tamper
 
 PLAYERS = [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}]

@@ -29,8 +29,8 @@ from projections.upcasters import Upcaster
 from recorder import auth
 from recorder.api import create_api
 from recorder.facade import Scorebook
-from tests.examples import example_names, examples_dir, load_example
-from tests.logs import PLAYERS
+from tests.support.examples import example_names, examples_dir, load_example
+from tests.support.logs import PLAYERS
 
 V2_SUMMARY = "the default target is 50 (test only)"
 

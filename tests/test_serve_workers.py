@@ -11,8 +11,8 @@ from pathlib import Path
 import httpx
 
 from recorder.facade import Scorebook
-from tests.logs import START, launch, round_start
-from tests.servers import ROOT, ServerProcess
+from tests.support.logs import START, launch, round_start
+from tests.support.servers import ROOT, ServerProcess
 
 
 def test_worker_processes_answer_appends_on_one_kept_alive_connection(tmp_path: Path) -> None:

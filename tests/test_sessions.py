@@ -45,7 +45,7 @@ from recorder.sessions import (
     login_url,
     safe_next,
 )
-from tests.logs import START, round_start
+from tests.support.logs import START, round_start
 
 SECRET = "test-secret-for-the-session-cookies"
 

@@ -17,7 +17,7 @@ from projections.registry import GAME_NAMES, get_game
 from recorder.api import create_api
 from recorder.facade import Scorebook
 from recorder.sessions import SESSION_COOKIE
-from tests.hidden_tiles import in_progress_log, leaks, secret_tiles
+from tests.support.hidden_tiles import in_progress_log, leaks, secret_tiles
 
 PLAYERS = [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}, {"id": "cy", "name": "Cy"}]
 SEED = 11

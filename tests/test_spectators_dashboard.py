@@ -16,8 +16,8 @@ from projections.registry import GAME_NAMES, get_game
 from recorder.facade import Scorebook
 from recorder.server import build_app
 from recorder.sessions import SESSION_COOKIE
-from tests.hidden_tiles import in_progress_log, leaks, secret_tiles
-from tests.replay_payload import frames_request, split_frames
+from tests.support.hidden_tiles import in_progress_log, leaks, secret_tiles
+from tests.support.replay_payload import frames_request, split_frames
 
 PLAYERS = [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}, {"id": "cy", "name": "Cy"}]
 PAD_OUTPUTS = ["pad-ack.data", "pad-echo.children", "pad-echo.className", "move-input.value", "pad-meta.data",

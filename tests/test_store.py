@@ -15,8 +15,8 @@ from recorder.db import make_engine
 from recorder.errors import BadRequest, Conflict, ImportRefused, MatchNotFound, Refused
 from recorder.migrate import upgrade
 from recorder.store import EventStore, ImportLine, NewEvent, parse_jsonl
-from tests.examples import load_example
-from tests.logs import START, illegal_launch, launch, round_start
+from tests.support.examples import load_example
+from tests.support.logs import START, illegal_launch, launch, round_start
 
 
 def new(e: dict) -> NewEvent:

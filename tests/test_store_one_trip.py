@@ -13,7 +13,7 @@ from sqlalchemy.engine import Engine
 from recorder.append_sql import AppendStatements
 from recorder.errors import Conflict, MatchNotFound, Refused
 from recorder.store import EventStore, NewEvent
-from tests.logs import START, launch, round_start
+from tests.support.logs import START, launch, round_start
 
 
 def new(e: dict[str, Any], event_id: str | None = None) -> NewEvent:

@@ -27,7 +27,7 @@ from recorder.errors import BadRequest, ChainBroken, Conflict, ImportRefused, No
 from recorder.logfile import GENESIS, NewEvent, chain_new, export_line
 from recorder.migrate import upgrade
 from recorder.streams import StreamNotFound, StreamStore
-from tests.conftest import _admin, _postgres_engine
+from tests.support.databases import admin, postgres_engine
 
 # -- two small kinds ----------------------------------------------------------------------------------
 
@@ -263,13 +263,13 @@ def other_engine(engine: Engine, tmp_path: Path) -> Iterator[Engine]:
         other.dispose()
         return
     schema = f"t_{uuid.uuid4().hex[:12]}"
-    other = _postgres_engine(schema)
+    other = postgres_engine(schema)
     try:
         upgrade(other)
         yield other
     finally:
         other.dispose()
-        _admin(f'DROP SCHEMA "{schema}" CASCADE')
+        admin(f'DROP SCHEMA "{schema}" CASCADE')
 
 
 def as_file(envelopes: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -8,8 +8,8 @@ from projections.errors import IllegalEvent, UnknownEventType
 from projections.events import Event
 from projections.scores import scores_json
 from projections.timeline import Fold, fold_dicts
-from tests.examples import load_example
-from tests.logs import START, launch, round_start
+from tests.support.examples import load_example
+from tests.support.logs import START, launch, round_start
 
 
 def base() -> Fold:

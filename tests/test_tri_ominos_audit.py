@@ -18,7 +18,7 @@ from projections.games.tri_ominos import GAME, State
 from projections.games.tri_ominos.player import random_match
 from projections.games.tri_ominos.tiles import ALL_TILES
 from projections.timeline import Fold, fold_dicts
-from tests.examples import load_example
+from tests.support.examples import load_example
 from tests.test_tri_ominos_property import _check_tiles
 from tests.test_tri_ominos_rules import (
     BLOCKED_ANN,

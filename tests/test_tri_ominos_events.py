@@ -14,7 +14,7 @@ from projections.games.tri_ominos.events import EVENTS
 from projections.games.tri_ominos.player import random_match
 from projections.schemas import event_spec, game_schema, unknown_field_problem, unknown_fields
 from projections.timeline import fold_dicts
-from tests.examples import load_example
+from tests.support.examples import load_example
 from tests.test_tri_ominos_rules import deal, draw, place, started
 
 EXAMPLES = {spec.type: spec.example for spec in EVENTS}

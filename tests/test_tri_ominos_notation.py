@@ -18,7 +18,7 @@ from projections.games.tri_ominos import GAME, notation, player
 from projections.notation import legal_moves, parse_line, to_notation
 from projections.protocol import PadStep
 from projections.timeline import Fold, fold_dicts
-from tests.examples import load_example
+from tests.support.examples import load_example
 
 PLAYERS = [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}, {"id": "cy", "name": "Cy"}]
 KINDS = ("action", "hand", "board", "option")

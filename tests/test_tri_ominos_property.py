@@ -14,7 +14,7 @@ from projections.games.tri_ominos.player import random_match
 from projections.games.tri_ominos.rules import Phase
 from projections.games.tri_ominos.tiles import ALL_TILES
 from projections.timeline import Fold, fold, fold_dicts
-from tests.examples import load_example
+from tests.support.examples import load_example
 
 PLAYERS = [{"id": f"p{i}", "name": f"Player {i}"} for i in range(6)]
 

@@ -613,7 +613,7 @@ def test_blocked_round_lowest_total_option() -> None:
 
 
 def test_example_round_2_is_blocked_and_bo_wins_with_fewer_tiles() -> None:
-    from tests.examples import load_example
+    from tests.support.examples import load_example
 
     lines, _ = load_example("tri-ominos-01")
     fold = fold_dicts(lines)

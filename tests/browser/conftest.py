@@ -22,7 +22,7 @@ from projections.registry import GAME_NAMES, get_game
 from recorder.demo import PLAYERS, record_demo
 from recorder.facade import Scorebook
 from recorder.logfile import NewEvent, import_lines
-from tests.servers import served
+from tests.support.servers import served
 
 CHROMIUM = os.environ.get("SCOREBOOK_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [

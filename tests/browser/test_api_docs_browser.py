@@ -18,7 +18,7 @@ from recorder.db import make_engine
 from recorder.facade import Scorebook
 from recorder.migrate import upgrade
 from tests.browser.conftest import CHROMIUM_ARGS, _chromium, shot
-from tests.servers import served
+from tests.support.servers import served
 
 pytestmark = pytest.mark.browser
 

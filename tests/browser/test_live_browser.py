@@ -17,8 +17,8 @@ from recorder.demo import PLAYERS
 from tests.browser.conftest import LiveServer, _import, shot
 from tests.browser.test_dashboard_browser import board_traces, expected_board, expected_score_text, open_replay
 from tests.browser.test_spectator_browser import capture
-from tests.hidden_tiles import leaks, secret_tiles
-from tests.replay_payload import split_frames
+from tests.support.hidden_tiles import leaks, secret_tiles
+from tests.support.replay_payload import split_frames
 
 pytestmark = pytest.mark.browser
 

@@ -14,8 +14,8 @@ from projections.registry import get_game
 from recorder.demo import PLAYERS
 from tests.browser.conftest import LiveServer, _import
 from tests.browser.test_dashboard_browser import open_replay, wait_step
-from tests.hidden_tiles import in_progress_log, leaks, secret_tiles
-from tests.replay_payload import split_frames
+from tests.support.hidden_tiles import in_progress_log, leaks, secret_tiles
+from tests.support.replay_payload import split_frames
 
 pytestmark = pytest.mark.browser
 

@@ -13,7 +13,7 @@ import pytest
 from recorder.facade import Scorebook
 from recorder.server import build_app
 from tests.browser.conftest import ARTIFACTS, shot
-from tests.servers import served
+from tests.support.servers import served
 from tests.test_dashboard_clubs import NAMES, build_club
 
 pytestmark = pytest.mark.browser

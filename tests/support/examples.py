@@ -7,7 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-LOCAL_EXAMPLES = Path(__file__).resolve().parent / "data" / "examples"
+from tests.support.paths import DATA
+
+LOCAL_EXAMPLES = DATA / "examples"
 
 
 def examples_dir() -> Path:
