@@ -4,7 +4,6 @@ Fast, no browser: a fifth game that forgets its board, a label, an example or it
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import re
 from pathlib import Path
@@ -21,6 +20,7 @@ from projections.schemas import COMMON_EVENTS, game_schema, game_summary, unknow
 from projections.scores import scores_json
 from projections.stats import match_facts
 from projections.timeline import fold_dicts
+from tests.support.games import assert_states_hold_only_their_fields
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 PLAYERS = [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}, {"id": "cy", "name": "Cy"}]
@@ -154,16 +154,6 @@ def test_every_event_has_a_notation_that_reads_back(name: str) -> None:
     for shared in ({"type": "note", "data": {"text": "Bo asks", "about_seq": 3}},
                    {"type": "rewind", "data": {"to_seq": 2, "reason": "wrong tile"}}):
         assert parse_line(game, fold.state, to_notation(game, shared)) == shared
-
-
-def assert_states_hold_only_their_fields(f: Any) -> None:
-    """Every state of fold `f` holds its class's fields and remembered values (`_`-names), nothing else."""
-    kind = type(f.state_at(1))
-    names = {field.name for field in dataclasses.fields(kind)}
-    for seq in range(1, f.seq + 1):
-        state = f.state_at(seq)
-        assert [k for k in vars(state) if k not in names and not k.startswith("_")] == [], seq
-        assert type(state) is kind
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)

@@ -12,7 +12,7 @@ from projections.games.hats_off import DESCRIPTOR, GAME
 from projections.games.hats_off.events import EVENTS
 from projections.schemas import game_schema, unknown_field_problem, unknown_fields
 from tests.support.examples import load_example
-from tests.test_hats_off_helpers import all_six, fold, hole, in_hat, launch, misses, push, round_started, started
+from tests.support.hats_off import all_six, fold, hole, in_hat, launch, misses, push, round_started, started
 
 SPECS = {spec.type: spec for spec in EVENTS}
 

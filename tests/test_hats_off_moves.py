@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import json
 import random
-from itertools import combinations
-from typing import Any
 
 import pytest
 
-from projections.errors import IllegalEvent
-from projections.events import Event
 from projections.games.hats_off import GAME, State
 from projections.timeline import Fold, fold_dicts
 from tests.support.examples import load_example
-from tests.test_hats_off_helpers import (
+from tests.support.hats_off import (
     all_six,
+    check_legal_moves,
     fold,
     hats_off,
     hole,
@@ -29,62 +26,6 @@ from tests.test_hats_off_helpers import (
     round_started,
     started,
 )
-
-
-def candidates(state: State) -> list[dict[str, Any]]:
-    """Every well-formed Hats Off event for this match's players: the haystack legal_moves is checked against."""
-    ids = [p.id for p in state.players]
-    places: list[Any] = ["board", "off"]
-    places += [hole(a, n) for a in ids for n in range(1, 10)]
-    places += [in_hat(p, h) for p in ids for h in range(1, 7)]
-    out: list[dict[str, Any]] = [round_started(p) for p in ids]
-    out.append(round_ended())
-    for k in range(1, len(ids) + 1):
-        out += [hats_off(*c) for c in combinations(ids, k)]
-    for p in ids:
-        for h in range(1, 7):
-            for to in places:
-                out.append(launch(p, h, to))
-                out.append(launch(p, h, to, in_flight=True))
-                out.append(moved(p, h, to))
-    return out
-
-
-def concerns(event: dict[str, Any], player: str) -> bool:
-    data = event["data"]
-    if event["type"] == "round_started":
-        return bool(data["caller"] == player)
-    if event["type"] == "hats_off_called":
-        return player in data["players"]
-    if event["type"] == "round_ended":
-        return True
-    return bool(data["player"] == player)
-
-
-def key(event: dict[str, Any]) -> str:
-    return json.dumps([event["type"], event["data"]], sort_keys=True)
-
-
-def check_legal_moves(state: State) -> None:
-    """legal_moves lists exactly the accepted events concerning each player, each with its true points."""
-    accepted: dict[str, tuple[dict[str, Any], State]] = {}
-    for event in candidates(state):
-        try:
-            accepted[key(event)] = event, GAME.apply(state, Event(2, event["type"], event["data"]))
-        except IllegalEvent:
-            pass
-    before = GAME.scores(state).totals
-    for p in state.players:
-        moves = GAME.legal_moves(state, p.id)
-        listed = {key(m): m for m in moves}
-        assert len(listed) == len(moves), "a move is listed twice"
-        assert set(listed) == {k for k, (event, _) in accepted.items() if concerns(event, p.id)}
-        for k, m in listed.items():
-            after = GAME.scores(accepted[k][1]).totals
-            if m["type"] in ("hat_launched", "hat_moved", "hats_off_called"):
-                assert m["points"] == after[p.id] - before[p.id], m
-            else:
-                assert m["points"] == 0
 
 
 def states_of(f: Fold) -> list[State]:

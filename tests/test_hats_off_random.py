@@ -17,7 +17,7 @@ from projections.games.hats_off.board import HAT_NUMBERS, Board, Hole, InHat
 from projections.games.hats_off.rules import sum_rounds
 from projections.scores import scores_json
 from projections.timeline import Fold, fold, fold_dicts
-from tests.test_hats_off_moves import check_legal_moves
+from tests.support.hats_off import check_legal_moves
 
 NAMES = ["ann", "bo", "cy", "di"]
 

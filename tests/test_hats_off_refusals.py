@@ -11,7 +11,7 @@ from projections.events import Event
 from projections.games.hats_off import GAME
 from projections.scores import scores_json
 from projections.timeline import Fold
-from tests.test_hats_off_helpers import (
+from tests.support.hats_off import (
     Line,
     all_six,
     fold,

@@ -9,7 +9,7 @@ from projections.games.hats_off import GAME
 from projections.scores import scores_json
 from projections.timeline import fold_dicts
 from tests.support.examples import load_example
-from tests.test_hats_off_helpers import (
+from tests.support.hats_off import (
     Line,
     all_six,
     fold,

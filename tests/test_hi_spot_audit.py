@@ -19,13 +19,16 @@ from projections.games.hi_spot import GAME
 from projections.games.hi_spot.player import random_match
 from projections.timeline import Fold, fold_dicts
 from tests.support.examples import example_names, load_example
-from tests.test_hi_spot_helpers import (
+from tests.support.hi_spot import (
     ANN_OUT,
     LIGHT,
+    LIGHT22,
     PLAYERS,
     ROW2,
     SIX,
     blocked_round,
+    bo_adds_three_and_two,
+    check_accounting,
     draw,
     end,
     ev,
@@ -40,9 +43,6 @@ from tests.test_hi_spot_helpers import (
     tile_set,
     totals,
 )
-from tests.test_hi_spot_properties import LIGHT as LIGHT22
-from tests.test_hi_spot_properties import check_accounting
-from tests.test_hi_spot_rules import bo_adds_three_and_two
 
 
 def started(**data: Any) -> list[dict[str, Any]]:

@@ -16,7 +16,7 @@ from projections.games.hi_spot.tiles import orientations
 from projections.schemas import game_schema, unknown_field_problem, unknown_fields
 from projections.timeline import Fold, fold_dicts
 from tests.support.examples import load_example
-from tests.test_hi_spot_helpers import PLAYERS
+from tests.support.hi_spot import PLAYERS
 
 EXAMPLE_LOGS = ("hi-spot-01", "hi-spot-26")
 

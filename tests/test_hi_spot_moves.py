@@ -9,25 +9,27 @@ from projections.events import Event
 from projections.games.hi_spot import GAME
 from projections.timeline import Fold, fold_dicts
 from tests.support.examples import load_example
-from tests.test_hi_spot_helpers import (
+from tests.support.hi_spot import (
     ANN_OUT,
     PLAYERS,
     ROW2,
     blocked_round,
+    bo_adds_three_and_two,
     draw,
     end,
     ev,
     light_start,
+    lone_three,
     nine_stacks,
     opening,
     place,
     play,
     refused,
+    start,
     state_json,
     tile_set,
     totals,
 )
-from tests.test_hi_spot_rules import bo_adds_three_and_two, lone_three, start
 
 
 def moves(f: Fold, player: str) -> list[dict[str, Any]]:

@@ -13,34 +13,11 @@ from projections.errors import IllegalEvent
 from projections.events import Event
 from projections.games.hi_spot import GAME
 from projections.games.hi_spot.player import random_match
-from projections.games.hi_spot.rules import State, stack_points, tiles_held, turn_points
+from projections.games.hi_spot.rules import State, turn_points
 from projections.scores import scores_json
 from projections.timeline import Fold, fold, fold_dicts
-from tests.test_game_contract import assert_states_hold_only_their_fields
-from tests.test_hi_spot_helpers import PLAYERS, tile_set
-
-# Light enough for the bag to empty, so rounds end by going out.
-LIGHT = tile_set(
-    L01=[0], L02=[4], L03=[1], L04=[0, 1], L05=[0, 2], L06=[1, 3], L07=[0, 4], L08=[2, 6], L09=[4], L10=[0],
-    L11=[1, 4], L12=[0, 8], L13=[0, 1, 2], L14=[3, 4], L15=[4, 8], L16=[0], L17=[1], L18=[2], L19=[5], L20=[6],
-    L21=[7, 8], L22=[0, 4, 8],
-)  # fmt: skip
-
-
-def check_accounting(s: State) -> None:
-    """Every tile is in exactly one place: the tray, a rack (known or hidden), set aside, or the bag."""
-    on_tray = [t for st_ in s.tray if st_ is not None for t, _ in st_[2]]  # the stacks' layers
-    known = on_tray + [t for r in s.racks for t in r[0]] + list(s.aside)
-    assert len(known) == len(set(known))
-    assert set(known) == s.located
-    if s.round_no:
-        assert len(on_tray) + sum(tiles_held(r) for r in s.racks) + len(s.aside) + s.bag == len(s.tiles)
-    for stack in s.tray:
-        if stack is not None:  # no dot covers another
-            _, mask, layers, _ = stack
-            assert sum(bin(m).count("1") for _, m in layers) == bin(mask).count("1")
-    # The points a turn keeps up to date are those its stacks score now.
-    assert turn_points(s, s.turn) == (sum(stack_points(s, s.turn).values()) if s.turn is not None else 0)
+from tests.support.games import assert_states_hold_only_their_fields
+from tests.support.hi_spot import LIGHT22, PLAYERS, check_accounting
 
 
 def check_moves(f: Fold) -> None:
@@ -89,8 +66,8 @@ def check_match(log: list[dict[str, Any]], every: int) -> Fold:
 
 CASES = [
     (2, {}, 0.0), (3, {}, 0.5), (4, {"allow_flip": False}, 1.0),
-    (2, {"tile_set": LIGHT, "target_score": 60}, 0.0), (3, {"tile_set": LIGHT, "target_score": 60}, 0.5),
-    (4, {"tile_set": LIGHT, "target_score": 50, "clear_full_stacks": True}, 0.3),
+    (2, {"tile_set": LIGHT22, "target_score": 60}, 0.0), (3, {"tile_set": LIGHT22, "target_score": 60}, 0.5),
+    (4, {"tile_set": LIGHT22, "target_score": 50, "clear_full_stacks": True}, 0.3),
     (3, {"clear_full_stacks": True}, 0.0),
 ]  # fmt: skip
 
@@ -104,7 +81,7 @@ def test_random_matches_keep_every_invariant(n: int, options: dict[str, Any], hi
 def test_going_out_and_blocked_both_happen() -> None:
     tags: set[str] = set()
     for seed in range(3):
-        for options in ({}, {"tile_set": LIGHT, "target_score": 60}):
+        for options in ({}, {"tile_set": LIGHT22, "target_score": 60}):
             f = fold_dicts(GAME.random_match(random.Random(seed), PLAYERS[:2], options))
             tags.update(t for seq in range(2, f.seq + 1) for t in f.describe(seq).tags)
     assert {"full_stack", "new_stack", "exchange", "blocked", "going_out"} <= tags
@@ -130,7 +107,7 @@ def test_random_match_is_deterministic_for_a_seed() -> None:
 def test_many_random_matches(seed: int, n: int, hidden: float, light: bool, flip: bool, clear: bool) -> None:
     options: dict[str, Any] = {"allow_flip": flip, "clear_full_stacks": clear}
     if light:
-        options |= {"tile_set": LIGHT, "target_score": 50}
+        options |= {"tile_set": LIGHT22, "target_score": 50}
     check_match(random_match(random.Random(seed), PLAYERS[:n], options, hidden), every=3)
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from projections.errors import IllegalEvent, UnknownEventType
 from projections.timeline import fold_dicts
-from tests.test_hi_spot_helpers import PLAYERS, draw, ev, opening, place, play, refused, state_json
+from tests.support.hi_spot import PLAYERS, draw, ev, opening, place, play, refused, state_json
 
 RACKS = {"ann": ["T41", "T22", "T14", "T03", "T01"], "bo": ["T52", "T29", "T24", "T10", "T12"]}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.test_hi_spot_helpers import (
+from tests.support.hi_spot import (
     ANN_OUT,
     LIGHT,
     PLAYERS,

@@ -2,52 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from tests.test_hi_spot_helpers import (
+from tests.support.hi_spot import (
+    bo_adds_three_and_two,
     draw,
     end,
+    lone_three,
     opening,
     place,
     play,
     refused,
     rounds,
+    start,
     state_json,
     tile_set,
     totals,
 )
-
-# TRI: a row of 3; MID: the middle row; DUO: 2 side by side; ONE: a corner dot; CEN: the centre; SIX: two rows.
-SET = tile_set(
-    TRI1=[0, 1, 2], TRI2=[0, 1, 2], TRI3=[0, 1, 2], TRI4=[0, 1, 2],
-    MID1=[3, 4, 5], MID2=[3, 4, 5],
-    DUO1=[0, 1], DUO2=[0, 1], DUO3=[0, 1], DUO4=[0, 1],
-    ONE1=[0], ONE2=[0], ONE3=[0], ONE4=[0], ONE5=[0], ONE6=[0],
-    CEN1=[4], CEN2=[4],
-    SIX1=[0, 1, 2, 3, 4, 5],
-)  # fmt: skip
-
-
-def start(**options: Any) -> list[dict[str, Any]]:
-    """Ann draws SIX1 (6 dots) against Bo's ONE4 (1) and starts; both go back, so the bag holds
-    TRI4 MID2 DUO3 DUO4 ONE4 ONE5 ONE6 CEN2 SIX1 (9 tiles)."""
-    return opening(
-        {"ann": ["TRI1", "TRI2", "ONE1", "ONE2", "CEN1"], "bo": ["TRI3", "MID1", "DUO1", "DUO2", "ONE3"]},
-        [{"ann": "SIX1", "bo": "ONE4"}],
-        tile_set=SET,
-        **options,
-    )
-
-
-def lone_three(**options: Any) -> list[dict[str, Any]]:
-    """Ann starts section 1 with TRI1 (3 points) and refills ONE4."""
-    return start(**options) + [place("ann", "TRI1", 1, [0, 1, 2]), draw("ann", "ONE4"), end("ann")]
-
-
-def bo_adds_three_and_two(**options: Any) -> list[dict[str, Any]]:
-    """After lone_three, Bo adds MID1 (3) and DUO1 (2) to section 1, 8 dots and 8 points, and refills TRI4 DUO3."""
-    bo_turn = [place("bo", "MID1", 1, [3, 4, 5]), place("bo", "DUO1", 1, [6, 7]), draw("bo", "TRI4", "DUO3"), end("bo")]
-    return lone_three(**options) + bo_turn
 
 
 def test_first_play_three_and_three_scores_six() -> None:

@@ -1,6 +1,6 @@
 """High Five audit: the RULES.md §2 / FORMAT.md points no other test pinned, adversarial events, and a fuzz.
 
-Each refusal goes through `refused` (tests/test_high_five_logs.py): an IllegalEvent whose reason names the
+Each refusal goes through `refused` (tests/support/high_five.py): an IllegalEvent whose reason names the
 problem, and the state exactly as it was. Tile values used below: 0-5 1, 5-5 3, 7-7 1, 3-7 2, 2-3 1,
 12-13 5; 11-12 and 3-4 are worth 0.
 """
@@ -21,8 +21,7 @@ from projections.games.high_five import GAME, State
 from projections.games.high_five.tiles import TILES, VALUES, matches
 from projections.timeline import Fold, fold_dicts
 from tests.support.examples import load_example
-from tests.test_high_five_logs import IDS, Line, claim, deal, game, match, play, refused, rounds, then, totals
-from tests.test_high_five_properties import hide_hands
+from tests.support.high_five import IDS, Line, claim, deal, game, hide_hands, match, play, refused, rounds, then, totals
 
 LAYOUT = ["0-5", "1-4", "2-3", "6-9", "7-7"]
 HANDS: dict[str, list[str | None]] = {

@@ -16,8 +16,7 @@ from projections.games.high_five.tiles import TILES
 from projections.schemas import game_schema, unknown_field_problem, unknown_fields
 from projections.timeline import Fold, fold_dicts
 from tests.support.examples import load_example
-from tests.test_high_five_logs import match
-from tests.test_high_five_properties import hide_hands
+from tests.support.high_five import hide_hands, match
 
 SPECS = {spec.type: spec for spec in EVENTS}
 

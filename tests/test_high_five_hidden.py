@@ -11,7 +11,7 @@ from projections.games.high_five.tiles import TILES, VALUES
 from projections.scores import scores_json
 from projections.timeline import Fold, fold_dicts
 from tests.support.examples import load_example
-from tests.test_high_five_logs import claim, deal, game, match, play, refused, then
+from tests.support.high_five import claim, deal, game, match, play, refused, then
 
 LAYOUT = ["0-5", "1-4", "2-3", "6-9", "7-7"]
 

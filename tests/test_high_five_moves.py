@@ -7,7 +7,7 @@ import json
 from projections.events import Event
 from projections.games.high_five import GAME
 from projections.timeline import Fold, fold_dicts
-from tests.test_high_five_logs import claim, deal, game, match, play, then
+from tests.support.high_five import claim, deal, game, match, play, then
 
 LAYOUT = ["0-5", "1-4", "2-3", "6-9", "7-7"]
 HANDS: dict[str, list[str | None]] = {

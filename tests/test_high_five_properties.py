@@ -14,6 +14,7 @@ from projections.games.high_five import GAME
 from projections.games.high_five.tiles import TILES, VALUES
 from projections.scores import scores_json
 from projections.timeline import Fold, fold, fold_dicts
+from tests.support.high_five import hide_hands
 
 
 def players(n: int) -> list[dict[str, str]]:
@@ -73,16 +74,6 @@ def check_match(log: list[dict[str, Any]], n: int, every_move: bool) -> Fold:
     # Recorded with every hand hidden, the match folds to the same scores.
     assert scores_json(fold_dicts(hide_hands(log))) == s
     return f
-
-
-def hide_hands(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    out = []
-    for line in log:
-        if line["type"] == "hand_dealt":
-            hands = {p: [None] * len(h) for p, h in line["data"]["hands"].items()}
-            line = {"type": "hand_dealt", "data": {**line["data"], "hands": hands}}
-        out.append(line)
-    return out
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7, 8])

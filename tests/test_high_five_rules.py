@@ -11,7 +11,7 @@ from projections.games.high_five import GAME
 from projections.scores import scores_json
 from projections.timeline import Fold, fold_dicts
 from tests.support.examples import load_example
-from tests.test_high_five_logs import IDS, claim, deal, fillers, game, match, play, refused, rounds, then, totals
+from tests.support.high_five import IDS, claim, deal, fillers, game, match, play, refused, rounds, then, totals
 
 LAYOUT = ["0-5", "1-4", "2-3", "6-9", "7-7"]
 ANN = ["5-5", "12-13", "9-11", "2-2", "8-8"]

@@ -12,7 +12,7 @@ from projections.hindsight import missed_plays
 from projections.registry import get_game
 from projections.timeline import fold_dicts
 from tests.support.examples import load_example
-from tests.test_tri_ominos_rules import (
+from tests.support.tri_ominos import (
     BRIDGE,
     BRIDGE_DEAL,
     DOUBLE,

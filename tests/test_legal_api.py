@@ -19,7 +19,7 @@ from recorder.api import create_api
 from recorder.facade import Scorebook
 from recorder.legal import table_fold
 from tests.support.hidden_tiles import leaks, secret_tiles
-from tests.test_tri_ominos_rules import deal, draw, pass_turn, place, started
+from tests.support.tri_ominos import deal, draw, pass_turn, place, started
 
 Log = list[dict[str, Any]]
 TRI = get_game("tri-ominos")

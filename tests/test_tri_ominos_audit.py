@@ -19,13 +19,13 @@ from projections.games.tri_ominos.player import random_match
 from projections.games.tri_ominos.tiles import ALL_TILES
 from projections.timeline import Fold, fold_dicts
 from tests.support.examples import load_example
-from tests.test_tri_ominos_property import _check_tiles
-from tests.test_tri_ominos_rules import (
+from tests.support.tri_ominos import (
     BLOCKED_ANN,
     BLOCKED_BO,
     STRIP_DEAL,
     STRIP_PLACEMENTS,
     Log,
+    check_tiles,
     deal,
     draw,
     opened,
@@ -552,7 +552,7 @@ def _fuzz(log: Log, rng: random.Random, tries: int) -> None:
             assert err.reason, event
         else:
             assert isinstance(after, State)
-            _check_tiles(after)  # an accepted event keeps every tile in one place
+            check_tiles(after)  # an accepted event keeps every tile in one place
             GAME.to_json(after)
         assert GAME.to_json(state) == before, event
 

@@ -15,7 +15,7 @@ from projections.games.tri_ominos.player import random_match
 from projections.schemas import event_spec, game_schema, unknown_field_problem, unknown_fields
 from projections.timeline import fold_dicts
 from tests.support.examples import load_example
-from tests.test_tri_ominos_rules import deal, draw, place, started
+from tests.support.tri_ominos import deal, draw, place, started
 
 EXAMPLES = {spec.type: spec.example for spec in EVENTS}
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from projections.games.tri_ominos import GAME
 from projections.timeline import fold_dicts
 from tests.support.examples import load_example
-from tests.test_tri_ominos_rules import (
+from tests.support.tri_ominos import (
     STRIP_DEAL,
     STRIP_PLACEMENTS,
     deal,

@@ -8,7 +8,7 @@ from typing import Any
 from projections.events import Event
 from projections.games.tri_ominos import GAME
 from projections.timeline import fold_dicts
-from tests.test_tri_ominos_rules import (
+from tests.support.tri_ominos import (
     BRIDGE,
     BRIDGE_DEAL,
     HEXAGON,

@@ -9,28 +9,14 @@ import pytest
 
 from projections.errors import IllegalEvent
 from projections.events import Event
-from projections.games.tri_ominos import GAME, State
+from projections.games.tri_ominos import GAME
 from projections.games.tri_ominos.player import random_match
 from projections.games.tri_ominos.rules import Phase
-from projections.games.tri_ominos.tiles import ALL_TILES
 from projections.timeline import Fold, fold, fold_dicts
 from tests.support.examples import load_example
+from tests.support.tri_ominos import check_tiles
 
 PLAYERS = [{"id": f"p{i}", "name": f"Player {i}"} for i in range(6)]
-
-
-def _check_tiles(state: State) -> None:
-    """Every tile is in exactly one place: the board, a known hand, or unknown (well or hidden slot)."""
-    if state.phase in ("waiting", "finished") and state.round == 0:
-        return
-    on_board = [p.tile for p in state.board.values()]
-    in_hands = [t for h in state.hands if h is not None for t in h.known]
-    seen = on_board + in_hands
-    assert len(seen) == len(set(seen)), "a tile is in two places"
-    assert set(seen) <= set(ALL_TILES)
-    hidden = sum(h.hidden for h in state.hands if h is not None)
-    assert len(seen) + hidden + state.well == len(ALL_TILES)
-    assert set(state.placed_at) == set(on_board)
 
 
 def _check_match(log: list[dict[str, Any]], players: list[dict[str, str]], legal_every: int = 1) -> Fold:
@@ -45,7 +31,7 @@ def _check_match(log: list[dict[str, Any]], players: list[dict[str, str]], legal
     running = {p["id"]: 0 for p in players}
     for seq in range(1, f.seq + 1):
         state = f.state_at(seq)
-        _check_tiles(state)
+        check_tiles(state)
         for pid, pts in f.points(seq).items():
             running[pid] += pts
         if state.phase is Phase.PLAYING and seq % legal_every == 0:

@@ -1,7 +1,8 @@
 """Tri-Ominos rules (RULES.md §1), each with a small hand-built log and hand-computed scores.
 
-Logs are built from the helpers below; a deal padded with `null` keeps the rest of a hand hidden, so
-a test only spells out the tiles it needs (a hidden slot may be played as any tile not seen elsewhere).
+Logs are built from the helpers and scenarios of tests/support/tri_ominos.py; a deal padded with `null` keeps
+the rest of a hand hidden, so a test only spells out the tiles it needs (a hidden slot may be played as any
+tile not seen elsewhere).
 """
 
 from __future__ import annotations
@@ -11,151 +12,35 @@ from typing import Any
 import pytest
 
 from projections.errors import IllegalEvent
-from projections.events import Event
-from projections.games.tri_ominos import GAME, State
+from projections.games.tri_ominos import GAME
 from projections.games.tri_ominos.rules import Hand, blocked_winner
 from projections.games.tri_ominos.tiles import ALL_TILES, hand_total
-from projections.timeline import Fold, fold_dicts
-
-Log = list[dict[str, Any]]
-
-
-# ---- helpers (also used by the other test_tri_* files) --------------------------------------------
-
-
-def started(*players: str, **options: Any) -> Log:
-    ps = [{"id": p, "name": p.capitalize()} for p in (players or ("ann", "bo"))]
-    data: dict[str, Any] = {"game": "tri-ominos", "players": ps}
-    if options:
-        data["options"] = options
-    return [{"type": "match_started", "data": data}, {"type": "round_started", "data": {}}]
-
-
-def deal(player: str, *tiles: str | None, size: int = 9) -> dict[str, Any]:
-    """A deal of the given tiles, padded with hidden (null) tiles to the deal size."""
-    padded: list[str | None] = [*tiles, *([None] * (size - len(tiles)))]
-    return {"type": "tiles_dealt", "data": {"player": player, "tiles": padded}}
-
-
-def place(player: str, tile: str, cell: tuple[int, int], corners: tuple[int, int, int], **extra: Any) -> dict[str, Any]:
-    data = {"player": player, "tile": tile, "cell": list(cell), "corners": list(corners), **extra}
-    return {"type": "tile_placed", "data": data}
-
-
-def draw(player: str, tile: str | None = None) -> dict[str, Any]:
-    return {"type": "tile_drawn", "data": {"player": player, "tile": tile}}
-
-
-def pass_turn(player: str) -> dict[str, Any]:
-    return {"type": "turn_passed", "data": {"player": player}}
-
-
-def reveal(**hands: list[str]) -> dict[str, Any]:
-    return {"type": "hands_revealed", "data": {"hands": hands}}
-
-
-def opened(*bo_tiles: str) -> Log:
-    """Ann starts with 5-5-5 at [0, 0] (25 points); Bo holds `bo_tiles`, the rest of both hands hidden."""
-    return [*started(), deal("ann", "5-5-5"), deal("bo", *bo_tiles), place("ann", "5-5-5", (0, 0), (5, 5, 5))]
-
-
-def totals(fold: Fold) -> dict[str, int]:
-    return GAME.scores(fold.state).totals
-
-
-def refusal(log: Log, event: dict[str, Any]) -> str:
-    """Fold `log`, then offer `event`: it must be refused and leave the state exactly as it was."""
-    fold = fold_dicts(log)
-    state: State = fold.state
-    before = GAME.to_json(state)
-    with pytest.raises(IllegalEvent) as err:
-        fold.apply(Event(fold.seq + 1, event["type"], event["data"]))
-    assert GAME.to_json(state) == before
-    assert fold.state is state
-    return err.value.reason
-
-
-# Scenario "hexagon": six tiles around the point (0, 1), which carries a 5 on every tile.
-HEXAGON = [
-    place("ann", "5-5-5", (0, 0), (5, 5, 5)),  # start: 15 + 10 = 25
-    place("bo", "2-5-5", (1, 0), (5, 5, 2)),  # 12
-    place("ann", "2-2-5", (1, 1), (2, 2, 5)),  # 9
-    place("bo", "0-2-5", (0, 1), (5, 0, 2)),  # 7
-    place("ann", "0-0-5", (-1, 1), (0, 5, 0)),  # 5
-    place("bo", "0-5-5", (-1, 0), (5, 0, 5)),  # 10 + hexagon 50 = 60
-]
-HEXAGON_DEAL = [deal("ann", "5-5-5", "2-2-5", "0-0-5"), deal("bo", "2-5-5", "0-2-5", "0-5-5")]
-
-# Scenario "bridge": a loop round [0, 0] closed by a bridge there, extended twice.
-#   [0, 0] touches [0, -1] along its bottom edge and [-1, 1], [0, 1], [1, 1] only at its apex (0, 1).
-BRIDGE = [
-    place("ann", "5-5-5", (0, -1), (5, 5, 5)),  # start: 25
-    place("bo", "2-5-5", (-1, -1), (5, 5, 2)),  # 12
-    place("ann", "2-2-5", (-2, -1), (2, 2, 5)),  # 9
-    place("bo", "2-3-5", (-2, 0), (3, 5, 2)),  # 10
-    place("ann", "2-2-3", (-3, 0), (2, 2, 3)),  # 7
-    place("bo", "2-3-3", (-3, 1), (3, 3, 2)),  # 8
-    place("ann", "3-3-3", (-2, 1), (3, 3, 3)),  # 9
-    place("bo", "3-3-4", (-1, 1), (3, 4, 3)),  # 10
-    place("ann", "3-4-4", (0, 1), (4, 3, 4)),  # 11
-    place("bo", "4-4-4", (1, 1), (4, 4, 4)),  # 12
-    place("ann", "4-5-5", (0, 0), (4, 5, 5)),  # 14 + bridge 40 = 54
-    place("bo", "4-4-5", (1, 0), (5, 4, 4)),  # 13 + bridge extension 40 = 53
-    place("ann", "3-4-5", (-1, 0), (5, 3, 4)),  # 12 + three hexagons 70 + bridge extension 40 = 122
-]
-BRIDGE_DEAL = [
-    deal("ann", "5-5-5", "2-2-5", "2-2-3", "3-3-3", "3-4-4", "4-5-5", "3-4-5"),
-    deal("bo", "2-5-5", "2-3-5", "2-3-3", "3-3-4", "4-4-4", "4-4-5"),
-]
-
-# Scenario "double hexagon": nine tiles round [0, 0]; the tile there closes the hexagons round
-# (0, 1) and (1, 0) at once. [-1, 0] is a bridge: its corner (-1, 0) touches [0, -1].
-DOUBLE = [
-    place("ann", "5-5-5", (1, 0), (5, 5, 5)),  # start: 25
-    place("bo", "0-5-5", (2, 0), (5, 0, 5)),  # 10
-    place("ann", "0-1-5", (2, -1), (1, 5, 0)),  # 6
-    place("bo", "4-5-5", (1, 1), (4, 5, 5)),  # 14
-    place("ann", "3-4-5", (0, 1), (5, 3, 4)),  # 12
-    place("bo", "1-1-5", (1, -1), (5, 1, 1)),  # 7
-    place("ann", "1-2-5", (0, -1), (1, 2, 5)),  # 8
-    place("bo", "2-3-5", (-1, 1), (3, 5, 2)),  # 10
-    place("ann", "2-2-5", (-1, 0), (2, 2, 5)),  # 9 + bridge 40 = 49
-    place("bo", "2-5-5", (0, 0), (5, 5, 2)),  # 12 + two hexagons 60 (+ extension 40 unless off)
-]
-DOUBLE_DEAL = [
-    deal("ann", "5-5-5", "0-1-5", "3-4-5", "1-2-5", "2-2-5"),
-    deal("bo", "0-5-5", "4-5-5", "1-1-5", "2-3-5", "2-5-5"),
-]
-
-# Scenario "strip": a row of tiles [0, 0] … [16, 0]; both hands fully known. Ann goes out with the
-# 17th tile; Bo keeps 0-0-0.
-STRIP = [
-    ("ann", "5-5-5", (5, 5, 5)),  # start: 15 + 10 = 25
-    ("bo", "0-5-5", (5, 5, 0)),  # 10
-    ("ann", "0-4-5", (0, 4, 5)),  # 9
-    ("bo", "0-1-4", (4, 0, 1)),  # 5
-    ("ann", "1-4-4", (1, 4, 4)),  # 9
-    ("bo", "1-2-4", (4, 1, 2)),  # 7
-    ("ann", "2-3-4", (2, 3, 4)),  # 9
-    ("bo", "2-3-3", (3, 2, 3)),  # 8
-    ("ann", "3-3-5", (3, 5, 3)),  # 11
-    ("bo", "3-4-5", (5, 3, 4)),  # 12
-    ("ann", "4-4-5", (4, 4, 5)),  # 13
-    ("bo", "4-4-4", (4, 4, 4)),  # 12
-    ("ann", "3-4-4", (4, 3, 4)),  # 11
-    ("bo", "0-3-4", (3, 4, 0)),  # 7
-    ("ann", "0-3-3", (0, 3, 3)),  # 6
-    ("bo", "0-1-3", (3, 0, 1)),  # 4
-    ("ann", "1-2-3", (1, 2, 3)),  # 6, and out
-]
-STRIP_PLACEMENTS = [place(p, t, (q, 0), c) for q, (p, t, c) in enumerate(STRIP)]
-STRIP_DEAL = [
-    deal("ann", *[t for p, t, _ in STRIP if p == "ann"]),
-    deal("bo", *[t for p, t, _ in STRIP if p == "bo"], "0-0-0"),
-]
-STRIP_ANN = 25 + 9 + 9 + 9 + 11 + 13 + 11 + 6 + 6  # 99 from her tiles
-STRIP_BO = 10 + 5 + 7 + 8 + 12 + 12 + 7 + 4  # 65
-
+from projections.timeline import fold_dicts
+from tests.support.tri_ominos import (
+    BLOCKED_ANN,
+    BLOCKED_BO,
+    BRIDGE,
+    BRIDGE_DEAL,
+    DOUBLE,
+    DOUBLE_DEAL,
+    HEXAGON,
+    HEXAGON_DEAL,
+    STRIP,
+    STRIP_ANN,
+    STRIP_BO,
+    STRIP_DEAL,
+    STRIP_PLACEMENTS,
+    Log,
+    deal,
+    draw,
+    opened,
+    pass_turn,
+    place,
+    refusal,
+    reveal,
+    started,
+    totals,
+)
 
 # ---- deal and options -----------------------------------------------------------------------------
 
@@ -574,13 +459,6 @@ def _blocked_after_drawing_everything(blocked_winner: str = "fewest_tiles") -> L
     for _ in range(19):
         log += [draw("bo"), pass_turn("bo"), draw("ann"), pass_turn("ann")]
     return [*log, pass_turn("bo")]
-
-
-# 53 tiles stay in hands: every tile but the three on the board (sum 420 − 15 − 11 − 10 = 384).
-# Bo (27 tiles) shows the first 27 of the rest in set order: the twenty 0-x-y tiles but 0-5-5 (105 − 10
-# = 95), 1-1-1 … 1-1-5 (3+4+5+6+7 = 25), 1-2-2 (5) and 1-2-3 (6): 131. Ann (26 tiles) has the other 253.
-BLOCKED_REST = [t for t in ALL_TILES if t not in ("5-5-5", "1-5-5", "0-5-5")]
-BLOCKED_BO, BLOCKED_ANN = BLOCKED_REST[:27], BLOCKED_REST[27:]
 
 
 def test_blocked_round_needs_one_pass_each_with_the_well_empty() -> None:
