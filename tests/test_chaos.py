@@ -15,39 +15,20 @@ from typing import Any
 import httpx
 import pytest
 
-from projections.registry import GAME_NAMES, get_game, with_rules_version
-from recorder.demo import PLAYERS
 from recorder.facade import Scorebook
-from tests.support.servers import ServerProcess, Tally, append_log, event_id, send
+from tests.support.servers import (
+    ServerProcess,
+    Tally,
+    append_log,
+    check_store,
+    legal_logs,
+    start_matches,
+)
 
 SEED = 11
 MATCHES = 4
 CLIENTS = 6
 KILLS = 5
-
-
-def legal_logs(rng: random.Random, n: int) -> list[list[dict[str, Any]]]:
-    """`n` legal match logs from the games' seeded random players, long enough to outlast the run."""
-    logs = []
-    for i in range(n):
-        game = get_game(GAME_NAMES[i % len(GAME_NAMES)])
-        logs.append(game.random_match(random.Random(rng.getrandbits(32)), PLAYERS[:3], None))
-    return logs
-
-
-def start_matches(
-    urls: list[str], token: str, logs: list[dict[str, Any]], keys: list[str], tally: Tally
-) -> list[str]:
-    headers = {"Authorization": f"Bearer {token}"}
-    ids = []
-    with httpx.Client(headers=headers) as client:
-        for key, log in zip(keys, logs, strict=True):
-            body = {**log[0]["data"], "event_id": event_id(key, 1)}
-            r = send(client, urls, "POST", "/api/matches", threading.Event(), tally, random.choice, json=body)
-            assert r is not None and r.status_code == 201, r.text if r is not None else "no answer"
-            ids.append(r.json()["match_id"])
-            tally.ack(ids[-1], r.json()["events"], replayed=False)
-    return ids
 
 
 def client_loop(
@@ -72,26 +53,6 @@ def client_loop(
             known[i] = append_log(
                 client, urls, ids[i], keys[i], logs[i], known[i], rng.randint(1, 3), tally, stop, rng.choice
             )
-
-
-def check_store(db_url: str, ids: list[str], logs: list[list[dict[str, Any]]], tally: Tally) -> int:
-    """Every acknowledged event stored with the hash it was acknowledged with; each match's stored
-    events exactly a prefix of its log (so nothing twice, nothing else); every chain intact."""
-    with Scorebook.open(db_url, migrate=False) as sb:
-        stored = 0
-        for match_id, log in zip(ids, logs, strict=True):
-            events = sb.events(match_id)
-            stored += len(events)
-            # match_started as the server records it: with the game's current rules version
-            sent = [{**log[0], "data": with_rules_version(log[0]["data"])}, *log[1:]]
-            assert [(e["type"], e["data"]) for e in events] == [(e["type"], e["data"]) for e in sent[: len(events)]]
-            assert sb.verify(match_id).ok, sb.verify(match_id)
-            hashes = {e["seq"]: e["hash"] for e in events}
-            lost = [seq for (m, seq), h in tally.acked.items() if m == match_id and hashes.get(seq) != h]
-            assert not lost, f"{match_id}: acknowledged seqs {lost} are not stored as acknowledged"
-        assert sb.verify_all().ok
-        assert sb.missing_triggers() == []
-    return stored
 
 
 @pytest.mark.slow

@@ -6,7 +6,6 @@ paired, one table still playing."""
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,48 +16,11 @@ from fastapi.testclient import TestClient
 from dashboard.pages import players as players_page
 from dashboard.pages import ratings as ratings_page
 from dashboard.pages import tournaments as tournaments_page
-from projections.registry import get_game
 from recorder.facade import Scorebook
 from recorder.server import build_app
-
-NAMES = {"ann": "Ann Lee", "bo": "Bo Chan", "cy": "Cy Park", "dee": "Dee Moss", "ed": "Ed Gray"}
-OPTIONS = {"target_score": 60}
-
+from tests.support.clubs import NAMES, build_club, play
 
 # --- a small club ---------------------------------------------------------------------------------------
-
-
-def play(sb: Scorebook, match_id: str, seats: list[str], seed: int) -> None:
-    """Record a whole random Hats Off match (to 60) on a table's started match."""
-    players = [{"id": p, "name": NAMES[p]} for p in seats]
-    log = get_game("hats-off").random_match(random.Random(seed), players, OPTIONS)
-    sb.append(match_id, [{"type": e["type"], "data": e["data"]} for e in log[1:]], 1, "desk")
-
-
-def build_club(path: Path) -> tuple[Scorebook, str, str]:
-    """(the Scorebook, the tournament's id, the match still playing): round 1 played and taken, round 2's
-    table 1 played and taken, its table 2 started and unfinished; "fay" registered without a match."""
-    sb = Scorebook.open(f"sqlite:///{path}")
-    for pid, name in NAMES.items():
-        sb.clubs.register_player(pid, name, "desk", club="Elm Club")
-    sb.clubs.register_player("fay", "Fay Wu", "desk")
-    sb.clubs.add_alias("ann", "Annie", "desk")
-    tid = sb.clubs.create_tournament({"name": "Elm Open", "game": "hats-off", "format": "swiss", "rounds": 3,
-                                      "table_size": 2, "date": "2026-03-01"}, "ref")
-    for pid in NAMES:
-        sb.clubs.enter(tid, pid, "ref")
-    playing = ""
-    for number in (1, 2):
-        paired = sb.clubs.pair(tid, "ref")
-        assert len(paired["tables"]) == 2 and len(paired["byes"]) == 1
-        for t in paired["tables"]:
-            match_id = sb.clubs.start_table(tid, number, t["table"], "desk", OPTIONS)
-            if (number, t["table"]) == (2, 2):
-                playing = match_id  # started, not played: its result is missing
-                continue
-            play(sb, match_id, t["seats"], number * 10 + t["table"])
-        sb.clubs.collect_results(tid, "desk")
-    return sb, tid, playing
 
 
 @pytest.fixture(scope="module")

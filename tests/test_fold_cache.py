@@ -18,7 +18,7 @@ from recorder.fold_cache import (
 )
 from recorder.logfile import GENESIS, import_lines
 from recorder.store import EventStore, StoredFold
-from tests.test_snapshots import EVERY, LENGTH, SECRET, log_of
+from tests.support.snapshots import EVERY, LENGTH, SECRET, log_of
 
 HATS = BYTES_PER_STATE["hats-off"]  # the estimate per held Hats Off state
 

@@ -21,8 +21,8 @@ from recorder.facade import Scorebook, check_files
 from recorder.logfile import import_lines, prepare_import
 from recorder.snapshots import Snapshots, snapshot_key
 from recorder.tables import MatchSnapshot
-from tests.test_rules_versions import CALLED_BY
-from tests.test_snapshots import EVERY, GAMES, SECRET, as_json, full_hash, new_store, snapshot_seqs
+from tests.support.snapshots import EVERY, GAMES, SECRET, as_json, full_hash, new_store, snapshot_seqs
+from tests.support.upcasters import CALLED_BY
 
 
 def logs(game_name: str, count: int = 3, length: int = 57) -> list[list[dict[str, Any]]]:

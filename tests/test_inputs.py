@@ -51,19 +51,9 @@ from recorder.readable import dumps_strictly, loads_leniently, readable_data, re
 from recorder.server import build_app
 from recorder.store import MAX_BATCH
 from tests.support.logs import PLAYERS, START, round_start
+from tests.support.tampering import UNREADABLE_ROWS_BOTH, UNREADABLE_ROWS_SQLITE, nested, nested_text
 
 BIG = 2**63
-
-
-def nested(depth: int, leaf: Any = 1) -> Any:
-    value = leaf
-    for _ in range(depth):
-        value = [value]
-    return value
-
-
-def nested_text(depth: int) -> str:
-    return "[" * depth + "]" * depth
 
 
 # -- the limits, pure -------------------------------------------------------------------------------
@@ -433,20 +423,6 @@ def test_values_at_the_limits_are_stored_and_read_back_the_same(client: TestClie
 
 
 # -- any row in the table: every read survives ----------------------------------------------------
-
-UNREADABLE_ROWS_BOTH = {
-    "nested 300 deep": json.dumps({"x": nested(300)}),
-    "nested 5000 deep": '{"x": ' + nested_text(5000) + "}",
-    "a list": "[1, 2, 3]",
-    "a number": "42",
-    "a string": '"some text"',
-    "over 64 KiB": json.dumps({"text": "y" * (MAX_DATA_BYTES + 10)}),
-}
-UNREADABLE_ROWS_SQLITE = {  # PostgreSQL's json type refuses these itself
-    "NaN in the text": '{"text": "t", "x": NaN}',
-    "not JSON at all": "{this is not json",
-    "a lone surrogate": '{"text": "\\ud800"}',
-}
 
 
 def _insert_event(sb: Scorebook, mid: str, seq: int, data_text: str) -> None:

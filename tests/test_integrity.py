@@ -9,55 +9,23 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import text
-from sqlalchemy.engine import Engine
 
 from dashboard.model import ReplayCache
 from dashboard.pages import replay as replay_page
 from dashboard.pages.replay import render_step
 from recorder.api import create_api
-from recorder.append_only import drop_triggers
 from recorder.errors import ChainBroken, Conflict, ImportRefused
 from recorder.facade import Scorebook
 from recorder.logfile import NewEvent
 from recorder.server import build_app
 from recorder.store import EventStore
 from tests.support.examples import examples_dir
-from tests.support.logs import START, launch, round_start
-from tests.test_inputs import UNREADABLE_ROWS_BOTH, UNREADABLE_ROWS_SQLITE
+from tests.support.logs import START, launch
+from tests.support.tampering import EDITS, UNREADABLE_ROWS_BOTH, UNREADABLE_ROWS_SQLITE, five_events, restarted, tamper
 
 
 def new(e: dict) -> NewEvent:
     return NewEvent(e["type"], e["data"], e.get("event_id"))
-
-
-def five_events(sb: Scorebook) -> str:
-    match_id = sb.start_match(dict(START), "desk")["match_id"]
-    sb.append(match_id, [round_start(), launch("ann", 1, 5), launch("ann", 2, 6), launch("bo", 1, 2)], 1, "desk")
-    return match_id
-
-
-def tamper(engine: Engine, sql: str, **params: object) -> None:
-    with engine.begin() as conn:
-        drop_triggers(conn)
-        conn.execute(text(sql), params)
-
-
-def restarted(sb: Scorebook) -> Scorebook:
-    """The same database through a new store: an empty fold cache, as after a restart."""
-    return Scorebook(EventStore(sb.engine))
-
-
-EDITS = {
-    # a legal edit: the rules accept it, the hash does not
-    "edited": ("UPDATE events SET data = :d WHERE match_id = :m AND seq = 4",
-               {"d": '{"player": "ann", "hat": 2, "to": "off"}'}),
-    # an edit the rules refuse (no hat 9) and that breaks the hash
-    "illegal": ("UPDATE events SET data = :d WHERE match_id = :m AND seq = 4",
-                {"d": '{"player": "ann", "hat": 9, "to": "off"}'}),
-    "not an object": ("UPDATE events SET data = :d WHERE match_id = :m AND seq = 4", {"d": "[1, 2]"}),
-    "deleted": ("DELETE FROM events WHERE match_id = :m AND seq = 4", {}),
-}
 
 
 @pytest.mark.parametrize("edit", EDITS)

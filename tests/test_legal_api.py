@@ -19,18 +19,9 @@ from recorder.api import create_api
 from recorder.facade import Scorebook
 from recorder.legal import table_fold
 from tests.support.hidden_tiles import leaks, secret_tiles
-from tests.support.tri_ominos import deal, draw, pass_turn, place, started
+from tests.support.tri_ominos import LATER, OPENING, THREE, Log
 
-Log = list[dict[str, Any]]
 TRI = get_game("tri-ominos")
-THREE = [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}, {"id": "cy", "name": "Cy"}]
-
-# Ann starts with 5-5-5 (seq 5); Bo, dealt unseen, draws 0-0-0 in sight (seq 6) and passes (seq 7: one draw
-# allowed); Ann places 2-5-5 (seq 8), then Bo 0-5-5 from his unseen hand (seq 9): he held it when he drew
-# and passed, and it fitted then.
-OPENING: Log = [*started(draw_limit=1), deal("ann", "5-5-5", "2-5-5"), deal("bo"),
-                place("ann", "5-5-5", (0, 0), (5, 5, 5)), draw("bo", "0-0-0"), pass_turn("bo")]
-LATER: Log = [place("ann", "2-5-5", (1, 0), (5, 5, 2)), place("bo", "0-5-5", (-1, 0), (5, 0, 5))]
 
 
 class Club:

@@ -13,7 +13,7 @@ from recorder.facade import Scorebook
 from recorder.read_model_rows import Projected
 from recorder.store import EventStore
 from tests.support.logs import START, launch, round_start
-from tests.test_projector import by_id, club, expected
+from tests.support.read_models import by_id, club, expected
 
 EVERY = 10
 

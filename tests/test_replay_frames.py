@@ -19,7 +19,7 @@ from recorder.facade import Scorebook
 from recorder.logfile import import_lines
 from recorder.server import build_app
 from tests.support.replay_payload import frames_request, split_frames
-from tests.test_integrity import EDITS, five_events, restarted, tamper
+from tests.support.tampering import EDITS, five_events, restarted, tamper
 
 PLAYERS = [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}]
 

@@ -31,6 +31,7 @@ from recorder.api import create_api
 from recorder.facade import Scorebook
 from tests.support.examples import example_names, examples_dir, load_example
 from tests.support.logs import PLAYERS
+from tests.support.upcasters import CALLED_BY
 
 V2_SUMMARY = "the default target is 50 (test only)"
 
@@ -163,13 +164,6 @@ def test_match_started_without_a_version_is_read_as_version_1() -> None:
     assert upcasters.match_started_rules_version_1({"game": "x"}) == {"game": "x", "rules_version": 1}
 
 
-def _caller_renamed(data: Mapping[str, Any]) -> dict[str, Any]:
-    """Test only: round_started once called its caller `called_by`."""
-    return {("caller" if k == "called_by" else k): v for k, v in data.items()}
-
-
-CALLED_BY = Upcaster("hats_off_round_started_called_by", "hats-off", "round_started", 1,
-                     lambda data: "called_by" in data, _caller_renamed, "round_started: called_by → caller")
 SHOUTED_BY = Upcaster("every_round_started_shouted_by", "*", "round_started", 0,
                       lambda data: "shouted_by" in data,
                       lambda data: {("called_by" if k == "shouted_by" else k): v for k, v in data.items()},

@@ -5,61 +5,27 @@ the chain is still checked from the snapshot on; `rebuild_snapshots` rewrites th
 from __future__ import annotations
 
 import pickle
-import random
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
-from projections.registry import get_game
 from projections.timeline import Fold, fold_dicts
-from recorder.demo import PLAYERS
 from recorder.errors import ChainBroken
 from recorder.logfile import NewEvent, import_lines
 from recorder.snapshot_rebuild import rebuild_snapshots
 from recorder.snapshots import Snapshots, snapshot_key
 from recorder.store import EventStore
 from recorder.tables import MatchSnapshot
-from tests.test_integrity import tamper
-
-SECRET = "the server's secret, for these tests"
-EVERY = 10
-LENGTH = 57
-GAMES = ["tri-ominos", "high-five", "hi-spot", "hats-off"]
-
-
-@cache
-def log_of(game_name: str, length: int = LENGTH) -> tuple[dict[str, Any], ...]:
-    """A seeded random legal match of `game_name`, cut to `length` events (an in-progress match)."""
-    game = get_game(game_name)
-    for seed in range(1, 40):
-        log = game.random_match(random.Random(seed), PLAYERS[:3], {})
-        if len(log) >= length:
-            return tuple(log[:length])
-    raise AssertionError(f"no {game_name} match of {length} events")
-
-
-def new_store(engine: Engine, secret: str = SECRET) -> EventStore:
-    """A store on `engine` with an empty fold cache: as after a restart."""
-    return EventStore(engine, snapshot_every=EVERY, snapshot_secret=secret)
+from tests.support.snapshots import EVERY, GAMES, LENGTH, SECRET, as_json, full_hash, log_of, new_store, snapshot_seqs
+from tests.support.tampering import tamper
 
 
 def stored(engine: Engine, game: str = "hats-off", length: int = LENGTH) -> str:
     return new_store(engine).import_log(import_lines(log_of(game, length)), "desk")["match_id"]
-
-
-def snapshot_seqs(engine: Engine, match_id: str) -> list[int]:
-    with Session(engine) as s:
-        return list(s.exec(select(MatchSnapshot.seq).where(MatchSnapshot.match_id == match_id)
-                           .order_by(col(MatchSnapshot.seq))).all())
-
-
-def as_json(fold: Fold[Any]) -> Any:
-    return fold.game.to_json(fold.state)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -105,12 +71,6 @@ def test_the_first_append_after_a_restart_resumes_from_the_latest_snapshot(engin
 
 def game_json(full: Fold[Any], seq: int) -> Any:
     return full.game.to_json(full.state_at(seq))
-
-
-def full_hash(engine: Engine, match_id: str, seq: int) -> str:
-    with engine.connect() as conn:
-        return str(conn.execute(text("SELECT hash FROM events WHERE match_id = :m AND seq = :s"),
-                                {"m": match_id, "s": seq}).scalar_one())
 
 
 def test_a_resumed_fold_answers_every_earlier_seq_by_refolding_once(engine: Engine) -> None:

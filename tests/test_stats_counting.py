@@ -24,8 +24,8 @@ from projections.registry import GAME_NAMES, get_game
 from projections.timeline import fold_dicts
 from recorder.demo import PLAYERS
 from recorder.facade import Scorebook
+from tests.support.stats import FINISHED, REWOUND
 from tests.support.tri_ominos import draw, opened, pass_turn
-from tests.test_stats import FINISHED, REWOUND
 
 # Ann opens with 5-5-5 (15 + start bonus 10); Bo draws three times (−5 each) and passes (−10). In progress.
 TRI_LOG = [*opened(), draw("bo"), draw("bo"), draw("bo"), pass_turn("bo")]

@@ -26,7 +26,7 @@ from recorder.logfile import GENESIS, event_hash, format_time, stored_event_hash
 from recorder.read_model_rows import stored_fingerprint
 from recorder.readable import dumps_strictly
 from tests.support.logs import START, round_start
-from tests.test_integrity import five_events, restarted, tamper
+from tests.support.tampering import five_events, restarted, tamper
 
 texts = st.text(alphabet=st.sampled_from(["a", "Z", " ", '"', "\\", "\n", "\x00", "é", "€", "😀", "/"]), max_size=8)
 values = st.recursive(

@@ -20,8 +20,7 @@ import pytest
 from projections.scores import scores_json
 from projections.timeline import fold_dicts
 from recorder.facade import Scorebook
-from tests.support.servers import ServerProcess, Tally, append_log
-from tests.test_chaos import check_store, legal_logs, start_matches
+from tests.support.servers import ServerProcess, Tally, append_log, check_store, legal_logs, start_matches
 
 SEED = 23
 MATCHES = 3

@@ -13,7 +13,7 @@ import pytest
 from projections.registry import get_game
 from tests.browser.conftest import LiveServer, _import, shot
 from tests.browser.test_dashboard_browser import open_replay, wait_step
-from tests.test_legal_api import LATER, OPENING, THREE
+from tests.support.tri_ominos import LATER, OPENING, THREE
 
 pytestmark = pytest.mark.browser
 

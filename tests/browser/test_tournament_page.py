@@ -13,8 +13,8 @@ import pytest
 from recorder.facade import Scorebook
 from recorder.server import build_app
 from tests.browser.conftest import ARTIFACTS, shot
+from tests.support.clubs import NAMES, build_club
 from tests.support.servers import served
-from tests.test_dashboard_clubs import NAMES, build_club
 
 pytestmark = pytest.mark.browser
 

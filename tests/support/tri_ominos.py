@@ -191,3 +191,13 @@ def check_tiles(state: State) -> None:
 # = 95), 1-1-1 … 1-1-5 (3+4+5+6+7 = 25), 1-2-2 (5) and 1-2-3 (6): 131. Ann (26 tiles) has the other 253.
 BLOCKED_REST = [t for t in ALL_TILES if t not in ("5-5-5", "1-5-5", "0-5-5")]
 BLOCKED_BO, BLOCKED_ANN = BLOCKED_REST[:27], BLOCKED_REST[27:]
+
+
+# The legal and missed routes' matches (tests/test_legal_api.py, tests/browser/test_legal_browser.py).
+THREE = [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}, {"id": "cy", "name": "Cy"}]
+# Ann starts with 5-5-5 (seq 5); Bo, dealt unseen, draws 0-0-0 in sight (seq 6) and passes (seq 7: one draw
+# allowed); Ann places 2-5-5 (seq 8), then Bo 0-5-5 from his unseen hand (seq 9): he held it when he drew
+# and passed, and it fitted then.
+OPENING: Log = [*started(draw_limit=1), deal("ann", "5-5-5", "2-5-5"), deal("bo"),
+                place("ann", "5-5-5", (0, 0), (5, 5, 5)), draw("bo", "0-0-0"), pass_turn("bo")]
+LATER: Log = [place("ann", "2-5-5", (1, 0), (5, 5, 2)), place("bo", "0-5-5", (-1, 0), (5, 0, 5))]
