@@ -12,7 +12,7 @@ import pytest
 
 from recorder.facade import Scorebook
 from recorder.server import build_app
-from tests.browser.conftest import ARTIFACTS, shot
+from tests.support.browser import ARTIFACTS, shot
 from tests.support.clubs import NAMES, build_club
 from tests.support.servers import served
 
