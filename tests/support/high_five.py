@@ -1,5 +1,5 @@
-"""High Five log builders for the tests (checked by tests/test_high_five_logs.py, which plays whole games with
-them), and the hands of a log hidden."""
+"""High Five log builders for the tests (checked by tests/games/high_five/test_high_five_logs.py, which plays
+whole games with them), and the hands of a log hidden."""
 
 from __future__ import annotations
 

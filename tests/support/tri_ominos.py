@@ -193,7 +193,7 @@ BLOCKED_REST = [t for t in ALL_TILES if t not in ("5-5-5", "1-5-5", "0-5-5")]
 BLOCKED_BO, BLOCKED_ANN = BLOCKED_REST[:27], BLOCKED_REST[27:]
 
 
-# The legal and missed routes' matches (tests/test_legal_api.py, tests/browser/test_legal_browser.py).
+# The legal and missed routes' matches (tests/api/test_legal_api.py, tests/browser/test_legal_browser.py).
 THREE = [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}, {"id": "cy", "name": "Cy"}]
 # Ann starts with 5-5-5 (seq 5); Bo, dealt unseen, draws 0-0-0 in sight (seq 6) and passes (seq 7: one draw
 # allowed); Ann places 2-5-5 (seq 8), then Bo 0-5-5 from his unseen hand (seq 9): he held it when he drew

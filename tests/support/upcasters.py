@@ -1,5 +1,5 @@
-"""A test-only upcaster: Hats Off's round_started once named its caller `called_by` (tests/test_rules_versions.py
-registers it; tests/test_import_fold.py folds imports through it)."""
+"""A test-only upcaster: Hats Off's round_started once named its caller `called_by` (tests/domain/test_rules_versions.py
+registers it; tests/store/test_import_fold.py folds imports through it)."""
 
 from __future__ import annotations
 

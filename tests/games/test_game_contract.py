@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,8 +20,8 @@ from projections.scores import scores_json
 from projections.stats import match_facts
 from projections.timeline import fold_dicts
 from tests.support.games import assert_states_hold_only_their_fields
+from tests.support.paths import DOCS
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
 PLAYERS = [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}, {"id": "cy", "name": "Cy"}]
 
 

@@ -16,8 +16,8 @@ from projections.registry import GAME_NAMES, game_title, get_game
 from projections.schemas import event_spec, unknown_fields
 from projections.timeline import fold_dicts
 from recorder.logfile import check_chain
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 DOC_FILES = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])
 GAME_BY_TITLE = {game_title(name): name for name in GAME_NAMES}
 

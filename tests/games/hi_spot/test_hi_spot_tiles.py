@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -18,9 +17,10 @@ from projections.games.hi_spot.tiles import (
     quarter_turn,
     turned_over,
 )
+from tests.support.paths import DATA
 
 # The rulebook's tile table, transcribed apart from the package's own copy.
-SPEC_TILES = Path(__file__).resolve().parent / "data" / "hi-spot-tiles.json"
+SPEC_TILES = DATA / "hi-spot-tiles.json"
 
 
 def turn(*positions: int) -> list[int]:

@@ -120,7 +120,7 @@ def test_a_long_match_folds_to_its_end() -> None:
 
 
 def test_every_state_holds_only_its_fields_with_hidden_draws_and_cleared_stacks() -> None:
-    """The contract's check (tests/test_game_contract.py) over the handlers its plain random matches miss."""
+    """The contract's check (tests/games/test_game_contract.py) over the handlers its plain random matches miss."""
     options = {"target_score": 120, "clear_full_stacks": True}
     for seed, hidden in ((1, 0.0), (2, 0.3), (3, 0.0)):
         assert_states_hold_only_their_fields(fold_dicts(random_match(random.Random(seed), PLAYERS[:3], options,

@@ -12,6 +12,7 @@ from projections.redaction import FULL, SPECTATOR, View, describe, redact_data, 
 from projections.registry import GAME_NAMES, get_game
 from projections.timeline import fold_dicts
 from tests.support.hidden_tiles import in_progress_log, leaks, secret_tiles
+from tests.support.paths import DOCS
 
 PLAYERS = [{"id": "ann", "name": "Ann"}, {"id": "bo", "name": "Bo"}, {"id": "cy", "name": "Cy"}]
 HIDDEN_GAMES = [n for n in GAME_NAMES if get_game(n).descriptor.has_hidden_information]
@@ -96,9 +97,7 @@ def test_every_hidden_field_names_a_field_of_its_event_and_hidden_state_paths_ex
 
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_each_game_s_rules_page_says_what_is_hidden(name: str) -> None:
-    from pathlib import Path
-
-    text = (Path(__file__).resolve().parent.parent / "docs" / "rules" / f"{name}.md").read_text(encoding="utf-8")
+    text = (DOCS / "rules" / f"{name}.md").read_text(encoding="utf-8")
     assert "## Hidden while a match is in progress" in text
     section = text.split("## Hidden while a match is in progress", 1)[1].split("\n## ", 1)[0]
     d = get_game(name).descriptor

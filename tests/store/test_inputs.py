@@ -51,6 +51,7 @@ from recorder.readable import dumps_strictly, loads_leniently, readable_data, re
 from recorder.server import build_app
 from recorder.store import MAX_BATCH
 from tests.support.logs import PLAYERS, START, round_start
+from tests.support.paths import DOCS
 from tests.support.tampering import UNREADABLE_ROWS_BOTH, UNREADABLE_ROWS_SQLITE, nested, nested_text
 
 BIG = 2**63
@@ -122,7 +123,7 @@ def test_match_started_limits_players_and_meta() -> None:
 
 
 def test_format_md_lists_every_limit() -> None:
-    doc = (Path(__file__).resolve().parent.parent / "docs" / "FORMAT.md").read_text(encoding="utf-8")
+    doc = (DOCS / "FORMAT.md").read_text(encoding="utf-8")
     section = doc.split("## Limits\n", 1)[1].split("\n## ", 1)[0]
     for value in (MAX_DEPTH, MAX_STRING_CHARS, MAX_KEY_CHARS, MAX_TYPE_CHARS, MAX_EVENT_ID_CHARS,
                   MAX_PLAYER_ID_CHARS, MAX_NAME_CHARS, MAX_BATCH):

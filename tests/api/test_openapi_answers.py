@@ -1,6 +1,6 @@
 """Answers the framework gives itself are documented ones (issue 11, defect 11): a body that is not JSON,
 a method a route does not take. They carry the ErrorBody every other refusal carries; the statuses are
-checked against the document by the schemathesis run (tests/test_openapi_fuzz.py)."""
+checked against the document by the schemathesis run (tests/api/test_openapi_fuzz.py)."""
 
 from __future__ import annotations
 

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.paths import ROOT
+
 PROJECTIONS = ROOT / "projections"
 GAMES = PROJECTIONS / "games"
 GAME_MODULES = {"__init__", "events", "rules", "moves", "view", "player", "hindsight", "bag"}

@@ -8,7 +8,6 @@ from __future__ import annotations
 import copy
 import json
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -43,6 +42,7 @@ from tests.support.hi_spot import (
     tile_set,
     totals,
 )
+from tests.support.paths import DATA, ROOT
 
 
 def started(**data: Any) -> list[dict[str, Any]]:
@@ -596,8 +596,8 @@ def test_many_fuzzed_events_give_a_state_or_an_illegal_event(seed: int) -> None:
 # ---------------------------------------------------------------- an independent referee
 
 # The rulebook's tile table, transcribed apart from the package's own copy.
-SPEC_TILES = Path(__file__).resolve().parent / "data" / "hi-spot-tiles.json"
-PACKAGED_TILES = Path(__file__).resolve().parents[1] / "projections" / "games" / "hi_spot" / "tilesets" / "default.json"
+SPEC_TILES = DATA / "hi-spot-tiles.json"
+PACKAGED_TILES = ROOT / "projections" / "games" / "hi_spot" / "tilesets" / "default.json"
 
 
 def _orientations(dots: frozenset[int], flip: bool) -> set[frozenset[int]]:

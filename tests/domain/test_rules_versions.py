@@ -31,6 +31,7 @@ from recorder.api import create_api
 from recorder.facade import Scorebook
 from tests.support.examples import example_names, examples_dir, load_example
 from tests.support.logs import PLAYERS
+from tests.support.paths import DOCS
 from tests.support.upcasters import CALLED_BY
 
 V2_SUMMARY = "the default target is 50 (test only)"
@@ -316,16 +317,14 @@ def _no_upcaster_left() -> Iterator[None]:
 
 
 def test_format_md_lists_every_upcaster_and_every_games_versions() -> None:
-    from pathlib import Path
-
-    text = (Path(__file__).resolve().parents[1] / "docs" / "FORMAT.md").read_text(encoding="utf-8")
+    text = (DOCS / "FORMAT.md").read_text(encoding="utf-8")
     section = text.split("## Versions and upcasters", 1)[1].split("\n## ", 1)[0]
     for u in upcasters.UPCASTERS:
         assert f"| `{u.name}` | `{u.game}` | `{u.type}` | {u.version} |" in section, u.name
     for game in registry.all_games():
         published = "; ".join(f"{n} — {g.rules.summary}" for n, g in game.published.items())
         assert f"| `{game.name}` | {game.rules_version} | {published} |" in section, game.name
-        rules_page = (Path(__file__).resolve().parents[1] / "docs" / "rules" / f"{game.name}.md").read_text("utf-8")
+        rules_page = (DOCS / "rules" / f"{game.name}.md").read_text("utf-8")
         assert f"**Rules version {game.rules_version}**, the current one" in rules_page, game.name
 
 

@@ -46,6 +46,7 @@ from recorder.sessions import (
     safe_next,
 )
 from tests.support.logs import START, round_start
+from tests.support.paths import ROOT
 
 SECRET = "test-secret-for-the-session-cookies"
 
@@ -494,7 +495,7 @@ def test_the_cli_still_loads_no_web_stack() -> None:
         "{'fastapi','dash','plotly','uvicorn','alembic','flask','starlette'}))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         cwd=Path(__file__).resolve().parent.parent).stdout
+                         cwd=ROOT).stdout
     assert out.strip() == "[]"
 
 
