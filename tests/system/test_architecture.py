@@ -1,4 +1,5 @@
-"""The shape of the code: who may import whom, and every game package alike.
+"""The shape of the code: who may import whom, every game package alike, and tests that share helpers only
+through tests/support/ (no test module imports another).
 
 Imports are read from the source (every import statement, those inside functions included: a lazy
 import hides a cycle, it does not remove it)."""
@@ -135,3 +136,77 @@ def test_no_game_imports_another_game(package: str) -> None:
         for m in imported(path, known):
             if m.startswith("projections.games."):
                 assert m.split(".")[2] == package, f"{path.relative_to(ROOT)} imports {m}"
+
+
+# -- the tests themselves -------------------------------------------------------------------------------------
+
+TESTS = ROOT / "tests"
+SUPPORT = TESTS / "support"
+
+
+def is_test_module_name(name: str) -> bool:
+    """What pytest collects (test_*.py, *_test.py) or loads as a plugin (conftest.py): never imported."""
+    return name.startswith("test_") or name.endswith("_test") or name == "conftest"
+
+
+def imports_of_tests(source: str, here: str, is_package: bool = False) -> list[str]:
+    """The test modules and conftests under tests/ that the source of module `here` imports, by name (whether
+    `from tests.x import test_y` names a module or something in tests/x/__init__.py, it is refused)."""
+    package = here if is_package else here.rpartition(".")[0]
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*up, base] if base else up)
+            names.add(base)
+            names.update(f"{base}.{alias.name}" for alias in node.names)
+    return sorted(n for n in names if n.split(".")[0] == "tests" and
+                  any(is_test_module_name(part) for part in n.split(".")[1:]))
+
+
+def test_the_test_import_finder_finds_imports_of_test_modules() -> None:
+    source = """
+from tests.support.logs import START
+from tests.store.test_store import helper
+import tests.domain.test_stats
+from tests.browser import conftest
+from tests.games.hi_spot import test_hi_spot_rules
+from .test_sibling import thing
+from . import test_other
+from tests.support import logs
+"""
+    assert imports_of_tests(source, "tests.api.test_x") == [
+        "tests.api.test_other", "tests.api.test_sibling", "tests.api.test_sibling.thing", "tests.browser.conftest",
+        "tests.domain.test_stats", "tests.games.hi_spot.test_hi_spot_rules", "tests.store.test_store",
+        "tests.store.test_store.helper"]
+    assert imports_of_tests("from tests.support.logs import START\nimport pytest\n", "tests.api.test_x") == []
+
+
+def test_no_test_module_imports_another() -> None:
+    """Tests share helpers through tests/support/ (and fixtures through conftest.py files), never by importing
+    a test module or a conftest: a test would then depend on another module's tests, and a helper would be hard
+    to find. Checked for every module under tests/, tests/support/ included."""
+    found = {}
+    for path in sorted(TESTS.rglob("*.py")):
+        imports = imports_of_tests(path.read_text(encoding="utf-8"), module_name(path), path.name == "__init__.py")
+        if imports:
+            found[path.relative_to(ROOT).as_posix()] = imports
+    assert found == {}, "move what these modules use into tests/support/"
+
+
+def test_every_helper_module_is_in_tests_support() -> None:
+    """Under tests/, a module is a test module, a conftest.py, a package's __init__.py, or in tests/support/."""
+    stray = [p.relative_to(ROOT).as_posix() for p in sorted(TESTS.rglob("*.py"))
+             if not is_test_module_name(p.stem) and p.name != "__init__.py" and not p.is_relative_to(SUPPORT)]
+    assert stray == []
+
+
+def test_every_test_folder_is_a_package() -> None:
+    """Test modules are imported by their package path (tests.store.test_store): a folder without __init__.py
+    would have pytest import its modules by their bare names, and two test_x.py in two folders would clash."""
+    folders = {p.parent for p in TESTS.rglob("*.py")}
+    assert sorted(f.relative_to(ROOT).as_posix() for f in folders if not (f / "__init__.py").exists()) == []
