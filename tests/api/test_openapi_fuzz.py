@@ -3,10 +3,13 @@ against a live server, without a token and with a recorder's and an admin's toke
 answer whose status, content type or body the document does not describe.
 
 Every operation gets the same fixed number of cases (positive and negative), a derandomized Hypothesis
-run with no example database: 40 in CI, 15 in the quick run (`FUZZ_EXAMPLES` sets the count, for a longer
-probe); most match ids are
-those of demo matches, so that the routes past the 404 are reached. Failures are collected over the
-whole run and listed together, each with its curl command. SQLite by default; PostgreSQL in the slow run.
+run with no example database: 40 in CI, 15 outside it (`FUZZ_EXAMPLES` sets the count, for a longer probe);
+most match ids are those of demo matches, so that the routes past the 404 are reached. Failures are collected
+over the whole run and listed together, each with its curl command. SQLite and PostgreSQL.
+
+Marked slow (a minute or more even at 15 cases): CI's full run and `make test-full` run it, the quick run and
+a local `make test` leave it out. schemathesis is imported when the run starts, not when the module is
+collected: every pytest worker collects this module, and the import costs about a second.
 """
 
 from __future__ import annotations
@@ -18,35 +21,38 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
-from schemathesis import GenerationMode
-from schemathesis.checks import not_a_server_error
-from schemathesis.core.failures import FailureGroup
-from schemathesis.specs.openapi.checks import (
-    content_type_conformance,
-    response_schema_conformance,
-    status_code_conformance,
-)
 
 from recorder.demo import record_demo
 from recorder.facade import Scorebook
 from recorder.server import build_app
 from tests.support.servers import served
 
-# Per operation, mode and token: 40 in CI's full run; 15 in the quick run by default (`make test` outside CI), which
-# 40 alone took near four of its minutes on a slow machine.
+# Per operation, mode and token: 40 in CI's full run; 15 outside CI (`make test-full`), as 40 alone took near
+# four minutes on a slow machine.
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "40" if os.environ.get("CI") else "15"))
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 
 
-@schemathesis.serializer("application/x-ndjson")
 def _ndjson(_: Any, value: Any) -> bytes:
     """The import body as sent: a string as is (lone surrogates too), anything else as JSON."""
     text = value if isinstance(value, str) else json.dumps(value)
     return text.encode("utf-8", errors="surrogatepass")
+
+
+def _checks() -> list[Any]:
+    """schemathesis's checks, schemathesis imported (once) with the import body's serializer registered."""
+    import schemathesis
+    from schemathesis.checks import not_a_server_error
+    from schemathesis.specs.openapi.checks import (
+        content_type_conformance,
+        response_schema_conformance,
+        status_code_conformance,
+    )
+
+    schemathesis.serializer("application/x-ndjson")(_ndjson)
+    return [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 
 
 @dataclass
@@ -73,12 +79,19 @@ def live(bare_url: str) -> Iterator[Live]:
 
 
 def _summary(case: Any, status: int, error: BaseException) -> str:
+    from schemathesis.core.failures import FailureGroup
+
     found = list(error.exceptions) if isinstance(error, FailureGroup) else [error]
     titles = "; ".join(getattr(f, "title", type(f).__name__) for f in found)
     return f"{case.method} {case.operation.path} -> {status}: {titles}\n    {case.as_curl_command()[:1500]}"
 
 
 def _run(live: Live, token: str | None) -> list[str]:
+    checks = _checks()
+    import schemathesis
+    from schemathesis import GenerationMode
+    from schemathesis.core.failures import FailureGroup
+
     schema = schemathesis.openapi.from_url(f"{live.url}/openapi.json")
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     failures: list[str] = []
@@ -111,7 +124,7 @@ def _run(live: Live, token: str | None) -> list[str]:
                     case.query = {**(case.query or {}), "timeout": 0.05}
                 response = case.call(base_url=live.url, headers=headers, timeout=30)
                 try:
-                    case.validate_response(response, checks=CHECKS, headers=headers)
+                    case.validate_response(response, checks=checks, headers=headers)
                 except (FailureGroup, AssertionError) as e:  # a failed check: kept, the run goes on
                     failures.append(_summary(case, response.status_code, e))
 
@@ -122,9 +135,8 @@ def _run(live: Live, token: str | None) -> list[str]:
     return failures
 
 
-@pytest.mark.parametrize(
-    "bare_engine", ["sqlite", pytest.param("postgres", marks=[pytest.mark.postgres, pytest.mark.slow])], indirect=True
-)
+@pytest.mark.slow
+@pytest.mark.parametrize("bare_engine", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)], indirect=True)
 def test_every_answer_is_documented_and_none_is_a_server_error(live: Live) -> None:
     failures = []
     for role in (None, "recorder", "admin"):
