@@ -121,7 +121,13 @@ def test_standings_are_the_matches_results(season: tuple[Scorebook, dict[str, st
 
 def test_ratings_move_the_way_the_results_say(season: tuple[Scorebook, dict[str, str], Path]) -> None:
     """Each player's rating history, match by match in the order rated: a sole winner's mu goes up, a table's
-    last (not among the winners) goes down."""
+    sole last (not among the winners, and no one else on its lowest total) goes down.
+
+    Only a sole last: under Plackett-Luce a player tied for last with a higher-rated player gains (the tie says
+    they played as well as someone rated above them), and who of the two is rated higher depends on the order
+    the matches are rated in. That order is (date, match id), and every match of a tournament has the
+    tournament's date, so within a tournament it is the order of the random (uuid4) match ids, which differs
+    from run to run: a tied last went up in about one run in thirty."""
     sb, tids, _ = season
     for game, tid in tids.items():
         rated = sb.clubs.ratings(game)[game]
@@ -134,10 +140,12 @@ def test_ratings_move_the_way_the_results_say(season: tuple[Scorebook, dict[str,
             for point in points:
                 result = results[point.match_id]
                 assert result is not None
+                lowest = min(result.totals.values())
+                sole_last = result.totals[p] == lowest and list(result.totals.values()).count(lowest) == 1
                 if result.winners == (p,):
                     assert point.mu > mu, (p, point, result)
                     ups += 1
-                elif p not in result.winners and result.totals[p] == min(result.totals.values()):
+                elif sole_last and p not in result.winners:
                     assert point.mu < mu, (p, point, result)
                     downs += 1
                 mu = point.mu
