@@ -2,7 +2,11 @@
 High Five, tables of four at Tri-Ominos, tables of three at Hi-Spot), every table's match played by the seeded
 random players and recorded through the store. Checked: pairings (no rematch in the Swiss, seats rotated and
 few repeat meetings at the tables), standings against the matches' own results, ratings moving the way the
-results say, and each tournament's archive stored again elsewhere with every hash."""
+results say, and each tournament's archive stored again elsewhere with every hash.
+
+Slow: a long seeded random run (some 150 matches, 15 s and more of a worker), run in CI and by
+`make test-full`; the club's parts have their own quick tests (tests/domain/test_clubs_*.py,
+tests/api/test_clubs_api.py, tests/system/test_demo_club.py)."""
 
 from __future__ import annotations
 
@@ -15,6 +19,8 @@ import pytest
 
 from projections.registry import get_game
 from recorder.facade import Scorebook
+
+pytestmark = pytest.mark.slow
 
 PLAYERS = [(f"m{i:02d}", f"Member {i:02d}") for i in range(24)]
 # Short matches: a season's worth of tables in seconds.
