@@ -1,7 +1,7 @@
 """`scorebook serve` as a real process for the crash and multi-server tests: started on a free port,
-waited for, killed with SIGKILL, started again on the same database; and an HTTP client that appends a
-known legal log to a match one retry-safe batch at a time; for the chaos and two-server runs, their legal logs,
-their matches started over HTTP and the check that every acknowledged event is stored."""
+waited for, killed with SIGKILL, started again on the same database; an HTTP client that appends a known
+legal log to a match one retry-safe batch at a time; and, for the chaos and two-server runs, their legal
+logs, their matches started over HTTP and the check that every acknowledged event is stored."""
 
 from __future__ import annotations
 
