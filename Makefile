@@ -14,7 +14,13 @@ PYTEST_SELECT := $(if $(CI),,-m "not slow")
 # keep that cache in .pytest_cache/pycache instead: nothing is written beside the sources.
 PYTEST := PYTHONDONTWRITEBYTECODE= PYTHONPYCACHEPREFIX=$(CURDIR)/.pytest_cache/pycache $(BIN)/python -m pytest
 
-.PHONY: run test test-full test-quick lint migrate bench clean
+# The parts of the suite, one folder of tests/ each (tests/README.md): `make test-store`, or any folder below
+# tests/ with `make test-part PART=games/hi_spot`. Selected as `make test` selects (slow runs in CI only; add
+# PYTEST_SELECT= to run them too), without the lint.
+PARTS := games domain store readmodels api dashboard browser system
+PART ?=
+
+.PHONY: run test test-full test-quick test-part $(addprefix test-,$(PARTS)) lint migrate bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +47,13 @@ test-full: $(STAMP) lint
 
 test-quick: $(STAMP)
 	$(PYTEST) -n 2 -m "not slow and not browser"
+
+test-part: $(STAMP)
+	@test -n "$(PART)" && test -d "tests/$(PART)" || { echo "PART names a folder of tests/: $(PARTS), or one below it"; exit 2; }
+	$(PYTEST) -n 2 $(PYTEST_SELECT) tests/$(PART)
+
+$(addprefix test-,$(PARTS)): test-%: $(STAMP)
+	$(PYTEST) -n 2 $(PYTEST_SELECT) tests/$*
 
 lint: $(STAMP)
 	$(BIN)/ruff check projections recorder dashboard scorebook tests bench migrations

@@ -8,90 +8,21 @@ unless SCOREBOOK_REQUIRE_BROWSER=1 (CI), where they fail.
 
 from __future__ import annotations
 
-import os
-import random
-import shutil
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from projections.registry import GAME_NAMES, get_game
-from recorder.demo import PLAYERS, record_demo
 from recorder.facade import Scorebook
-from recorder.log.file import NewEvent, import_lines
-from tests.servers import served
-
-CHROMIUM = os.environ.get("SCOREBOOK_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
-]
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-
-
-@dataclass
-class LiveServer:
-    url: str
-    sb: Scorebook
-    by_game: dict[str, str] = field(default_factory=dict)  # a finished demo match per game
-    in_progress: str = ""
-    rewound: str = ""
-
-
-def games_quick(representative: str) -> list[Any]:
-    """Every game as a test parameter; outside CI's full run (`-m "not slow"`) only `representative` runs.
-
-    For browser tests that repeat one scenario per game, the page's code being the same for every game: the
-    representative is picked so that the quick run still takes each path that only some games have (hidden
-    tiles dealt and drawn, board targets, to-scale boards); CI runs all four."""
-    assert representative in GAME_NAMES, representative
-    return [game if game == representative else pytest.param(game, marks=pytest.mark.slow) for game in GAME_NAMES]
-
-
-def _chromium() -> str:
-    path = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium") or ""
-    if not path:
-        message = f"Chromium not found at {CHROMIUM}"
-        if os.environ.get("SCOREBOOK_REQUIRE_BROWSER") == "1":
-            pytest.fail(message + " and SCOREBOOK_REQUIRE_BROWSER=1")
-        pytest.skip(message)
-    return path
-
-
-def _import(sb: Scorebook, log: list[dict[str, Any]], by: str = "desk-1") -> str:
-    return str(sb.import_log(import_lines(log), by)["match_id"])
-
-
-def seed(sb: Scorebook) -> LiveServer:
-    record_demo(sb, 1, seed=5)
-    server = LiveServer("", sb)
-    items, _ = sb.matches(limit=100)
-    for m in items:
-        server.by_game.setdefault(m["game"], m["match_id"])
-    # An unfinished Tri-Ominos match: hands must stay hidden.
-    log = get_game("tri-ominos").random_match(random.Random(11), PLAYERS[:3])
-    server.in_progress = _import(sb, log[:40])
-    # A Hi-Spot match where a referee rewound three events and play went on.
-    log = get_game("hi-spot").random_match(random.Random(12), PLAYERS[:2])
-    match_id = _import(sb, log[:30])
-    again = [NewEvent(e["type"], e["data"]) for e in log[27:30]]
-    sb.append(match_id, [NewEvent("note", {"text": "table 2 asks for a check", "about_seq": 28}),
-                            NewEvent("rewind", {"to_seq": 27, "reason": "tile recorded in the wrong section"})],
-                 30, "referee")
-    sb.append(match_id, again, 32, "desk-1")
-    server.rewound = match_id
-    assert set(server.by_game) == set(GAME_NAMES)
-    return server
+from tests.support.browser import CHROMIUM_ARGS, LiveServer, chromium, seed
+from tests.support.servers import served
 
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     from scorebook.app import build_app
 
-    _chromium()  # no browser: nothing to serve
+    chromium()  # no browser: nothing to serve
     sb = Scorebook.open(f"sqlite:///{tmp_path_factory.mktemp('dashboard') / 'scorebook.db'}")
     server = seed(sb)
     with served(build_app(sb)) as url:
@@ -105,7 +36,7 @@ def browser(live_server: LiveServer) -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS, headless=True)
+        b = pw.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS, headless=True)
         yield b
         b.close()
 
@@ -122,13 +53,6 @@ def page(browser: Any) -> Iterator[Any]:
     yield p
     context.close()
     assert not errors, "browser console errors:\n" + "\n".join(errors)
-
-
-def shot(page: Any, name: str) -> Path:
-    ARTIFACTS.mkdir(exist_ok=True)
-    path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    return path
 
 
 # -- the scorepad: pages in a signed-in browser context ------------------------------------------------

@@ -17,8 +17,8 @@ import pytest
 from recorder.facade import Scorebook
 from recorder.sql.engine import make_engine
 from recorder.sql.migrate import upgrade
-from tests.browser.conftest import CHROMIUM_ARGS, _chromium, shot
-from tests.servers import served
+from tests.support.browser import CHROMIUM_ARGS, chromium, shot
+from tests.support.servers import served
 
 pytestmark = pytest.mark.browser
 
@@ -30,7 +30,7 @@ def docs_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The whole app (`build_app`: API, docs, dashboard) on an empty database, served by uvicorn."""
     from scorebook.app import build_app
 
-    _chromium()  # no browser: nothing to serve
+    chromium()  # no browser: nothing to serve
     engine = make_engine(f"sqlite:///{tmp_path_factory.mktemp('docs') / 'scorebook.db'}")
     upgrade(engine)
     with served(build_app(Scorebook.from_engine(engine))) as url:
@@ -43,7 +43,7 @@ def offline_browser(docs_server: str) -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS, headless=True)
+        b = pw.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS, headless=True)
         yield b
         b.close()
 

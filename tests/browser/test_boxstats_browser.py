@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from dashboard.charts import points_per_turn_chart
-from tests.browser.conftest import LiveServer
+from tests.support.browser import LiveServer
 
 pytestmark = pytest.mark.browser
 

@@ -2,67 +2,31 @@
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 import pytest
 
-from dashboard.boards import board_figure
 from dashboard.model import ReplayCache
 from dashboard.pages.matches import PAGE_SIZE
 from projections.registry import GAME_NAMES
-from projections.scores import scores_json
-from tests.browser.conftest import LiveServer, games_quick, shot
+from tests.support.browser import (
+    LiveServer,
+    board_traces,
+    expected_board,
+    expected_score_text,
+    games_quick,
+    open_replay,
+    shot,
+    wait_step,
+)
 
 pytestmark = pytest.mark.browser
-
-GRAPH_DATA = "id => { const g = document.querySelector('#' + id + ' .js-plotly-plot'); return g ? g.data : null; }"
-
-
-def open_replay(page: Any, server: LiveServer, match_id: str, query: str = "") -> int:
-    page.goto(f"{server.url}/matches/{match_id}{query}")
-    page.wait_for_selector("#step-label")
-    page.wait_for_selector("#board .js-plotly-plot .main-svg")
-    label = page.inner_text("#step-label")
-    m = re.fullmatch(r"Step (\d+) of (\d+)", label.strip())
-    assert m, label
-    return int(m.group(2))
-
-
-def wait_step(page: Any, k: int, n: int) -> None:
-    page.wait_for_function(
-        "t => document.querySelector('#step-label').innerText.trim() === t", arg=f"Step {k} of {n}"
-    )
-    # The board is drawn once the step's figure arrived: the page is idle when no callback is pending.
-    page.wait_for_function("() => !document.querySelector('[data-dash-is-loading=\"true\"]')")
-    # The URL (and the current row, the slider) follow once stepping pauses.
-    page.wait_for_function("k => new URL(location.href).searchParams.get('step') === String(k)", arg=k)
 
 
 def wait_slider(page: Any, k: int) -> None:
     page.wait_for_function("k => document.querySelector('[role=slider]').getAttribute('aria-valuenow') === String(k)",
                            arg=k)
-
-
-def expected_score_text(server: LiveServer, match_id: str, k: int) -> str:
-    sheet = scores_json(server.sb.fold(match_id, at=max(1, k)), match_id)
-    return " · ".join(f"{p['name']} {p['score'] if k else 0}" for p in sheet["players"])
-
-
-def board_traces(page: Any) -> list[dict[str, Any]]:
-    data = page.evaluate(GRAPH_DATA, "board")
-    assert data is not None, "the board figure is not drawn"
-    return [{k: t.get(k) for k in ("x", "y", "text", "name")} for t in data]
-
-
-def expected_board(server: LiveServer, match_id: str, k: int) -> list[dict[str, Any]]:
-    fold = server.sb.fold(match_id)
-    replay = ReplayCache().replay(server.sb, match_id)
-    state = fold.game.to_json(fold.state_at(max(1, k)))
-    fig = board_figure(fold.game.name, state, fold.players, replay.finished, **replay.extras)
-    traces = json.loads(json.dumps(fig["data"]))  # as the browser received it
-    return [{key: t.get(key) for key in ("x", "y", "text", "name")} for t in traces]
 
 
 # Hi-Spot in the quick run: a to-scale board with the game's extras (the tile patterns) and racks hidden.

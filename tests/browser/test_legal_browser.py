@@ -11,9 +11,8 @@ from typing import Any
 import pytest
 
 from projections.registry import get_game
-from tests.browser.conftest import LiveServer, _import, shot
-from tests.browser.test_dashboard_browser import open_replay, wait_step
-from tests.test_legal_api import LATER, OPENING, THREE
+from tests.support.browser import LiveServer, import_match, open_replay, shot, wait_step
+from tests.support.tri_ominos import LATER, OPENING, THREE
 
 pytestmark = pytest.mark.browser
 
@@ -27,7 +26,8 @@ MISSED_TRACE = """() => {
 @pytest.fixture(scope="module")
 def matches(live_server: LiveServer) -> dict[str, str]:
     finished = get_game("tri-ominos").random_match(random.Random(0), THREE, None)  # Ann left a hexagon at #22
-    return {"passed": _import(live_server.sb, [*OPENING, *LATER]), "hexagon": _import(live_server.sb, finished)}
+    return {"passed": import_match(live_server.sb, [*OPENING, *LATER]),
+            "hexagon": import_match(live_server.sb, finished)}
 
 
 def panel_at(page: Any, k: int) -> str:

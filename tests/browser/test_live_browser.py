@@ -14,11 +14,18 @@ import pytest
 
 from projections.registry import get_game
 from recorder.demo import PLAYERS
-from tests.browser.conftest import LiveServer, _import, shot
-from tests.browser.test_dashboard_browser import board_traces, expected_board, expected_score_text, open_replay
-from tests.browser.test_spectator_browser import capture
-from tests.hidden_tiles import leaks, secret_tiles
-from tests.replay_payload import split_frames
+from tests.support.browser import (
+    LiveServer,
+    board_traces,
+    capture,
+    expected_board,
+    expected_score_text,
+    import_match,
+    open_replay,
+    shot,
+)
+from tests.support.hidden_tiles import leaks, secret_tiles
+from tests.support.replay_payload import split_frames
 
 pytestmark = pytest.mark.browser
 
@@ -35,7 +42,7 @@ def test_the_replay_of_a_match_in_progress_follows_appends(page: Any, live_serve
     game = get_game("tri-ominos")
     log = game.random_match(random.Random(31), [dict(p) for p in PLAYERS[:2]], None)
     cut = next(i for i in range(30, len(log) - 2) if log[i]["type"] == log[i + 1]["type"] == "tile_placed")
-    match_id = _import(live_server.sb, log[:cut])
+    match_id = import_match(live_server.sb, log[:cut])
     token = live_server.sb.create_token("live-desk", "recorder")
     secret = secret_tiles(game, log[: cut + 2])
     assert secret

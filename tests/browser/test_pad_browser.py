@@ -24,7 +24,7 @@ from projections.scores import scores_json
 from projections.timeline import fold_dicts
 from recorder.demo import PLAYERS
 from recorder.log.file import import_lines
-from tests.browser.conftest import LiveServer, games_quick, shot
+from tests.support.browser import LiveServer, games_quick, shot
 
 pytestmark = pytest.mark.browser
 

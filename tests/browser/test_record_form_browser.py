@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.browser.conftest import LiveServer, shot
+from tests.support.browser import LiveServer, shot
 
 # Dash's callback requests answered 0.8 s late: what a busy club server or a slow network does.
 SLOW_SERVER = """() => {

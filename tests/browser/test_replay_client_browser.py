@@ -20,8 +20,7 @@ from dashboard.model import ReplayCache, step_view
 from dashboard.pages.replay import render_parts
 from projections.registry import GAME_NAMES
 from recorder.access.visibility import reader
-from tests.browser.conftest import LiveServer, _import, games_quick, shot
-from tests.browser.test_dashboard_browser import board_traces, open_replay, wait_step
+from tests.support.browser import LiveServer, board_traces, games_quick, import_match, open_replay, shot, wait_step
 
 pytestmark = pytest.mark.browser
 
@@ -46,7 +45,7 @@ def spectator_step(server: LiveServer, match_id: str, k: int) -> tuple[list[dict
 
 @pytest.fixture(scope="module")
 def long_matches(live_server: LiveServer) -> dict[str, str]:
-    return {game: _import(live_server.sb, long_log(game)) for game in GAME_NAMES}
+    return {game: import_match(live_server.sb, long_log(game)) for game in GAME_NAMES}
 
 
 def server_calls(page: Any) -> list[str]:

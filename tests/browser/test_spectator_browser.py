@@ -12,27 +12,11 @@ import pytest
 
 from projections.registry import get_game
 from recorder.demo import PLAYERS
-from tests.browser.conftest import LiveServer, _import
-from tests.browser.test_dashboard_browser import open_replay, wait_step
-from tests.hidden_tiles import in_progress_log, leaks, secret_tiles
-from tests.replay_payload import split_frames
+from tests.support.browser import LiveServer, capture, import_match, open_replay, wait_step
+from tests.support.hidden_tiles import in_progress_log, leaks, secret_tiles
+from tests.support.replay_payload import split_frames
 
 pytestmark = pytest.mark.browser
-
-
-def capture(page: Any) -> list[str]:
-    """The bodies of every Dash callback answer the page receives from now on."""
-    bodies: list[str] = []
-
-    def keep(response: Any) -> None:
-        if "/_dash-update-component" in response.url:
-            try:
-                bodies.append(response.text())
-            except Exception:  # a navigation away can drop a body: nothing to check in it
-                pass
-
-    page.on("response", keep)
-    return bodies
 
 
 @pytest.mark.parametrize("game", ["hi-spot", "tri-ominos", "high-five"])
@@ -42,7 +26,7 @@ def test_a_spectator_stepping_through_a_match_in_progress_never_receives_a_hidde
     log = in_progress_log(get_game(game), 21, [dict(p) for p in PLAYERS[:2]])
     secret = secret_tiles(get_game(game), log)
     assert secret
-    match_id = _import(live_server.sb, log)
+    match_id = import_match(live_server.sb, log)
     bodies = capture(page)
     n = open_replay(page, live_server, match_id, "?step=3")
     page.wait_for_selector("#replay-controls[data-frames=ready]")  # the page and its frames are here
@@ -68,7 +52,7 @@ def test_a_spectator_stepping_through_a_match_in_progress_never_receives_a_hidde
 def test_a_referee_s_session_sees_the_tiles_drawn(signed_in: Any, live_server: LiveServer) -> None:
     log = in_progress_log(get_game("hi-spot"), 22, [dict(p) for p in PLAYERS[:2]])
     secret = secret_tiles(get_game("hi-spot"), log)
-    match_id = _import(live_server.sb, log)
+    match_id = import_match(live_server.sb, log)
     referee = signed_in("referee")
     open_replay(referee, live_server, match_id)
     referee.wait_for_selector("#event-list table")

@@ -8,7 +8,7 @@ import pytest
 
 from dashboard.pages import stats as stats_page
 from projections import stats
-from tests.browser.conftest import LiveServer, shot
+from tests.support.browser import LiveServer, shot
 
 pytestmark = pytest.mark.browser
 

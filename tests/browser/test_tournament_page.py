@@ -12,9 +12,9 @@ import pytest
 
 from recorder.facade import Scorebook
 from scorebook.app import build_app
-from tests.browser.conftest import ARTIFACTS, shot
-from tests.servers import served
-from tests.test_dashboard_clubs import NAMES, build_club
+from tests.support.browser import ARTIFACTS, shot
+from tests.support.clubs import NAMES, build_club
+from tests.support.servers import served
 
 pytestmark = pytest.mark.browser
 
