@@ -264,7 +264,7 @@ class Fold(Generic[S]):
             seq, t, data = event
             # `apply`'s test and `Game.apply`'s guards: the usual game event is applied here, anything else by
             # `apply` itself, which refuses it or takes a shared event. A handler is found only for a game's
-            # own types (never a shared one: tests/test_game_contract.py), so `t` is then a non-empty string.
+            # own types (never a shared one: tests/games/test_game_contract.py), so `t` is then a non-empty string.
             handler = handlers.get(t) if type(t) is str else None
             if handler is not None and seq == n + 1 and type(data) is dict and not finished(state):
                 state = handler(state, data)
