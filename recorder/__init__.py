@@ -1,4 +1,4 @@
-"""Scorebook's recorder: the event store, its Python API (`Scorebook`), the HTTP API and the CLI.
+"""Scorebook's recorder: the event store, its Python API (`Scorebook`) and the HTTP API.
 
 `from recorder import Scorebook` loads the facade on first use, so that `import recorder` (and the
 CLI's `--help`) stay cheap.
