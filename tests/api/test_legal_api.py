@@ -1,4 +1,4 @@
-"""Issue 15, "could they have played?": `GET /api/matches/{id}/legal` (the player to move by default, as the
+"""The "could they have played?" answer: `GET /api/matches/{id}/legal` (the player to move by default, as the
 reader may know the tiles) and `GET /api/matches/{id}/missed` (hindsight), on SQLite and PostgreSQL."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Live following (issue 15, docs/LIVE.md): the Server-Sent Events streams of every match's and one match's
+"""Live following (docs/LIVE.md): the Server-Sent Events streams of every match's and one match's
 events, the notifier that wakes them (PostgreSQL's NOTIFY, SQLite's polling), their end (a limit, a
 timeout, the server shutting down) and `scorebook follow`. SQLite and PostgreSQL."""
 

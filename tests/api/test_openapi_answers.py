@@ -1,4 +1,4 @@
-"""Answers the framework gives itself are documented ones (issue 11, defect 11): a body that is not JSON,
+"""Answers the framework gives itself are documented ones: a body that is not JSON,
 a method a route does not take. They carry the ErrorBody every other refusal carries; the statuses are
 checked against the document by the schemathesis run (tests/api/test_openapi_fuzz.py)."""
 

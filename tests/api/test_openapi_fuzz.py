@@ -1,4 +1,4 @@
-"""The OpenAPI document matches the answers (issue 11, defect 11): a short deterministic schemathesis run
+"""The OpenAPI document matches the answers: a short deterministic schemathesis run
 against a live server, without a token and with a recorder's and an admin's token, finds no 5xx and no
 answer whose status, content type or body the document does not describe.
 

@@ -1,4 +1,4 @@
-"""Issue 11, defect 4: a spectator never sees the hidden tiles of a match in progress, in any read route.
+"""A spectator never sees the hidden tiles of a match in progress, in any read route.
 
 For each game, a seeded random match cut before its end is imported by the recorder "fay". Without a token,
 and with the token of a recorder who recorded nothing of it, every read route's body names no tile that
@@ -86,7 +86,7 @@ def assert_redacted(t: Table, bodies: dict[str, str]) -> None:
         assert not leaks(body, t.secret), f"{t.game.name}: {route} shows hidden tiles"
     if t.game.descriptor.has_hidden_information:
         assert t.secret, "the cut match holds tiles nobody saw"
-        # Issue 15: a spectator gets the table's legal moves (worked out from the redacted log) instead of a
+        # A spectator gets the table's legal moves (worked out from the redacted log) instead of a
         # 403; the leak check above covers their bodies, and hindsight is not given to them.
         assert all(bodies[f"legal {p['id']} status"] == "200" for p in t.players)
         for p in t.players:

@@ -1,4 +1,4 @@
-"""Issue 15, "could they have played?", in Chromium: the replay page's panel of the player to move's legal
+"""The "could they have played?" panel, in Chromium: the replay page's panel of the player to move's legal
 moves (with the bonus a move would score), hindsight's missed plays marked in the event list, on the score
 chart and in the panel — for a referee of a match in progress and anyone once it is finished — and for a
 spectator of a match in progress the table's moves only, with no hidden tile. Screenshots in test-artifacts/."""

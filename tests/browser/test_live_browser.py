@@ -1,4 +1,4 @@
-"""Issue 15, live following, in a real browser: the replay page of a match in progress grows as events are
+"""Live following, in a real browser: the replay page of a match in progress grows as events are
 appended through the API — the board, the totals and the step follow the end within a couple of seconds,
 unless the viewer has stepped back — a spectator's page never receives a hidden tile meanwhile, and the match
 list shows the matches being played first."""

@@ -1,4 +1,4 @@
-"""Issue 12, point 6: the replay page steps in the browser. On a 500-event match of every game (in progress,
+"""The replay page steps in the browser. On a 500-event match of every game (in progress,
 seen by a spectator; Tri-Ominos only in the quick run, every game in CI's full run), 50 steps with → each
 show the right board, step label, score text and URL, and none of them asks the server anything; the
 key-press-to-paint times are printed (never asserted: see `python -m bench replay` and docs/PERFORMANCE.md).

@@ -1,4 +1,4 @@
-"""Issue 11, defect 4, in a real browser: a spectator steps through a match in progress and no answer the
+"""In a real browser: a spectator steps through a match in progress and no answer the
 page receives (the route's `/_dash-update-component` answer, with every step's frame it carries: stepping
 asks the server nothing more) names a hidden tile, nor does the page's text; a referee's session gets the
 tiles in the event list."""

@@ -1,4 +1,4 @@
-"""Issue 11, defect 4, in the dashboard: every callback answer about a match in progress — the replay
+"""In the dashboard: every callback answer about a match in progress — the replay
 page (the route callback: board, panels, the event list's words, and every step's frame it carries for the
 browser to step through), and the scorepad —
 holds no hidden tile for a viewer who may not see them; the referee's session and the recorder of the

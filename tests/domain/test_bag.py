@@ -1,4 +1,4 @@
-"""Issue 15, deliverable 3: the committed digital bag.
+"""The committed digital bag.
 
 For each game with a bag, a match started with bag "committed" is played to its end through the Python API,
 every deal and draw sent with its tiles left out: the server deals them, records only the seed's SHA-256 at

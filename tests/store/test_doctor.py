@@ -1,4 +1,4 @@
-"""Append-only protection that is lost is noticed (issue 11, defect 8): `serve` refuses to start without
+"""Append-only protection that is lost is noticed: `serve` refuses to start without
 the triggers, `scorebook doctor` reports them and the chains and puts the triggers back with --repair,
 `scorebook verify --all` checks every match. On each backend."""
 

@@ -1,4 +1,4 @@
-"""Crash safety under load (issue 11): a `scorebook serve` process is killed with SIGKILL at seeded random
+"""Crash safety under load: a `scorebook serve` process is killed with SIGKILL at seeded random
 moments while client threads append legal events to a few matches, and started again on the same
 database, several times. Every event a client saw acknowledged (a 2xx) must be stored, each match's
 chain intact, nothing stored twice: a retry after a kill carries the same event_ids and is answered as

@@ -1,4 +1,4 @@
-"""Two `scorebook serve` processes on one PostgreSQL database (issue 11): clients append to the same
+"""Two `scorebook serve` processes on one PostgreSQL database: clients append to the same
 matches through either server, each event under its own id, so a race is a 409 retried on the current
 seq (not a replay). Each server's fold cache falls behind the other's appends and is topped up from the
 database (`EventStore._fold_in`): a stale fold would refuse a legal event or accept an illegal one.
