@@ -12,31 +12,59 @@ from dashboard.theme import HIGHLIGHT, INK, MUTED, seat_colours, seat_tints
 
 AREA_W, AREA_H = 4.2, 4.2
 AREA_GAP = 0.5
+ROW_GAP = 1.4  # between two rows of areas: the lower area's title, two lines
+COLUMNS = 2  # areas side by side: two fit a phone's width with holes a finger can tap
 HOLE_STEP = 1.3
 NEST_RISE = 0.3
 HEIGHT = 540
-ASSUMED_WIDTH = 840  # the board column's width on a laptop screen; sizes follow the scale it gives
-STRIP_X, STRIP_STEP = 2.9, 0.85
+MIN_TAP = 44
+PHONE_WIDTH = 350  # the board's width in pixels on a 390 px phone: marker sizes follow the scale it gives
+STRIP_STEP, LINE_H, STRIP_INDENT = 0.85, 0.8, 0.4  # the rows of hats under the areas
 
 
-def _hole_xy(area_index: int, number: int) -> tuple[float, float]:
+def _columns(n: int) -> int:
+    return max(1, min(n, COLUMNS))
+
+
+def _area_origin(area_index: int, n: int) -> tuple[float, float]:
+    """Bottom-left corner of the `area_index`-th of `n` areas: two a row, the first row on top, the rows of
+    hats under the last row (below y = 0)."""
+    cols = _columns(n)
+    rows = -(-n // cols)
+    row, col = divmod(area_index, cols)
+    return col * (AREA_W + AREA_GAP), (rows - 1 - row) * (AREA_H + ROW_GAP)
+
+
+def _hole_xy(area_index: int, number: int, n: int) -> tuple[float, float]:
     row, col = divmod(number - 1, 3)
-    x0 = area_index * (AREA_W + AREA_GAP)
-    return x0 + 0.8 + col * HOLE_STEP, 3.4 - row * HOLE_STEP
+    x0, y0 = _area_origin(area_index, n)
+    return x0 + 0.8 + col * HOLE_STEP, y0 + 3.4 - row * HOLE_STEP
+
+
+def _width(n: int) -> float:
+    cols = _columns(n)
+    return cols * (AREA_W + AREA_GAP) - AREA_GAP
+
+
+def _per_line(n: int) -> int:
+    return max(1, int((_width(n) - STRIP_INDENT) / STRIP_STEP))
+
+
+def _top(n: int) -> float:
+    return _area_origin(0, n)[1] + AREA_H + ROW_GAP - 0.1
 
 
 def _scale(board: Mapping[str, Any], ids: Sequence[str]) -> tuple[float, float]:
-    """The figure's width in board units and its pixels per unit."""
-    counting = [h for h in board.get("hats", []) if h.get("counts", True)]
-    strip_len = max([1, *(sum(1 for h in counting if h["to"] == w) for w in ("board", "off"))])
-    width = len(ids) * (AREA_W + AREA_GAP) - AREA_GAP
-    span_x = max(width, STRIP_X + strip_len * STRIP_STEP) + 0.6
-    span_y = AREA_H + 0.7 + 0.4 + 0.8 * 3
-    return span_x, min(ASSUMED_WIDTH / span_x, (HEIGHT - 20) / span_y)
+    """The figure's width in board units and its pixels per unit (the smaller of a phone's and the frame's)."""
+    n = len(ids)
+    span_x = _width(n) + 0.6
+    span_y = _top(n) - _bottom(board, n)
+    return span_x, min(PHONE_WIDTH / span_x, (HEIGHT - 20) / span_y)
 
 
-def _strips(board: Mapping[str, Any]) -> list[tuple[str, list[tuple[str, int]], float]]:
-    """The rows of hats under the areas: (title, hats, y); the row of late hats only when there are some."""
+def _strips(board: Mapping[str, Any], n: int) -> list[tuple[str, list[tuple[str, int]], float]]:
+    """The rows of hats under the areas: (title, hats, y of the title), each row's hats on the lines under its
+    title (`_strip_xy`); the row of late hats only when there are some."""
     strips: list[tuple[str, list[tuple[str, int]]]] = [
         ("On the board", []), ("Off the board", []), ("Launched after HATS OFF (no points)", [])]
     for h in board.get("hats", []):
@@ -48,21 +76,27 @@ def _strips(board: Mapping[str, Any]) -> list[tuple[str, list[tuple[str, int]], 
         elif h["to"] == "off":
             strips[1][1].append(key)
     rows = []
-    y = -0.7
+    y = -0.6
     for title, hats in strips:
         if not hats and title.startswith("Launched"):
             continue
         rows.append((title, hats, y))
-        y -= 0.8
+        y -= LINE_H * (1 + -(-len(hats) // _per_line(n)))
     return rows
+
+
+def _bottom(board: Mapping[str, Any], n: int) -> float:
+    title, hats, y = _strips(board, n)[-1]
+    return y - LINE_H * (-(-len(hats) // _per_line(n))) - 0.2
 
 
 def _stack_xy(hx: float, hy: float, level: int) -> tuple[float, float]:
     return hx, hy - 0.12 + level * NEST_RISE
 
 
-def _strip_xy(k: int, y: float) -> tuple[float, float]:
-    return STRIP_X + k * STRIP_STEP, y + 0.05
+def _strip_xy(k: int, y: float, n: int) -> tuple[float, float]:
+    line, col = divmod(k, _per_line(n))
+    return STRIP_INDENT + col * STRIP_STEP, y - LINE_H * (line + 1) + 0.05
 
 
 def figure(board: Mapping[str, Any], players: Sequence[tuple[str, str]], reveal: bool) -> dict[str, Any]:
@@ -79,18 +113,19 @@ def figure(board: Mapping[str, Any], players: Sequence[tuple[str, str]], reveal:
     hat_size = int(0.55 * HOLE_STEP * ppu)
     hole_x: list[float] = []
     hole_y: list[float] = []
+    n = len(ids)
     for i, pid in enumerate(ids):
-        x0 = i * (AREA_W + AREA_GAP)
-        data.append(fill_trace(*rect_path(x0, 0, x0 + AREA_W, AREA_H), tints[pid], colours[pid], 2,
+        x0, y0 = _area_origin(i, n)
+        data.append(fill_trace(*rect_path(x0, y0, x0 + AREA_W, y0 + AREA_H), tints[pid], colours[pid], 2,
                                f"{names[pid]}'s area"))
         p = info.get(pid, {})
-        title = f"<b>{names[pid]}</b> · round {p.get('round_points', 0)} · total {p.get('score', 0)}"
-        labels.add(x0 + AREA_W / 2, AREA_H + 0.1, title, 13, colours[pid], yanchor="bottom")
-        for n in range(1, 10):
-            hx, hy = _hole_xy(i, n)
+        title = f"<b>{names[pid]}</b><br>this round {p.get('round_points', 0)} · total {p.get('score', 0)}"
+        labels.add(x0 + AREA_W / 2, y0 + AREA_H + 0.1, title, 12, colours[pid], yanchor="bottom")
+        for number in range(1, 10):
+            hx, hy = _hole_xy(i, number, n)
             hole_x.append(hx)
             hole_y.append(hy)
-            labels.add(hx - 0.5, hy + 0.5, str(n), 10, MUTED)
+            labels.add(hx - 0.5, hy + 0.5, str(number), 10, MUTED)
     data.append(marker_trace(hole_x, hole_y, {"size": hole_size, "color": "#FFFFFF",
                                               "line": {"color": "#7A8494", "width": 2}}, "holes"))
     hats_x: list[float] = []
@@ -116,16 +151,14 @@ def figure(board: Mapping[str, Any], players: Sequence[tuple[str, str]], reveal:
         area = hole["area"]
         if area not in ids:
             continue
-        hx, hy = _hole_xy(ids.index(area), hole["number"])
+        hx, hy = _hole_xy(ids.index(area), hole["number"], n)
         for level, h in enumerate(hole.get("stack", [])):
             where = f"in hole {hole['number']} of {names[area]}'s area" + (f", nested {level} deep" if level else "")
             add_hat(h["player"], h["hat"], *_stack_xy(hx, hy, level), max(14, hat_size - 5 * level), where)
-    rows = _strips(board)
-    for title, hats, y in rows:
+    for title, hats, y in _strips(board, n):
         labels.add(0, y, f"{title}:" + ("" if hats else " none"), 12, INK, "left", "middle")
         for k, (owner, hat) in enumerate(hats):
-            add_hat(owner, hat, *_strip_xy(k, y), int(hat_size * 0.85), title.lower())
-    y = rows[-1][2] - 0.8  # below the last row
+            add_hat(owner, hat, *_strip_xy(k, y, n), int(hat_size * 0.85), title.lower())
     if highlight is not None:
         hx, hy, size = highlight
         data.append(marker_trace([hx], [hy], {"symbol": "circle", "size": size + 22, "color": "rgba(242,183,5,0.30)",
@@ -138,24 +171,23 @@ def figure(board: Mapping[str, Any], players: Sequence[tuple[str, str]], reveal:
                    "line": {"color": "#FFFFFF", "width": 1.5}},
     })
     data.append(labels.trace())
-    lo_y = y + 0.3
-    hi_y = AREA_H + 0.7
-    layout = board_layout(HEIGHT, (-0.3, span_x - 0.3), (lo_y, hi_y), square=True)
+    layout = board_layout(HEIGHT, (-0.3, span_x - 0.3), (_bottom(board, n), _top(n)), square=True)
     return {"data": data, "layout": layout}
 
 
 def _hat_spots(board: Mapping[str, Any], ids: Sequence[str]) -> dict[tuple[str, int], tuple[float, float]]:
     """Where figure() draws each launched hat: in its hole's stack, or in a row under the areas."""
     spots: dict[tuple[str, int], tuple[float, float]] = {}
+    n = len(ids)
     for hole in board.get("holes", []):
         if hole["area"] not in ids:
             continue
-        hx, hy = _hole_xy(ids.index(hole["area"]), hole["number"])
+        hx, hy = _hole_xy(ids.index(hole["area"]), hole["number"], n)
         for level, h in enumerate(hole.get("stack", [])):
             spots[(h["player"], h["hat"])] = _stack_xy(hx, hy, level)
-    for _, hats, y in _strips(board):
+    for _, hats, y in _strips(board, n):
         for k, key in enumerate(hats):
-            spots[key] = _strip_xy(k, y)
+            spots[key] = _strip_xy(k, y, n)
     return spots
 
 
@@ -187,11 +219,11 @@ def targets(board: Mapping[str, Any], values: Sequence[str]) -> list[dict[str, A
         area, number = value[:-1], value[-1:]
         if hat is not None and hat in spots:
             x, y = spots[hat]
-            size = int(0.75 * HOLE_STEP * ppu)
+            size = max(MIN_TAP, int(0.75 * HOLE_STEP * ppu))
             text = f"{'into' if nest else 'move'} {names[hat[0]]}'s hat {hat[1]}"
         elif hat is None and area in ids and number.isdigit() and number != "0":
-            x, y = _hole_xy(ids.index(area), int(number))
-            size = int(0.95 * HOLE_STEP * ppu)
+            x, y = _hole_xy(ids.index(area), int(number), len(ids))
+            size = max(MIN_TAP, int(0.95 * HOLE_STEP * ppu))
             text = f"hole {number} of {names[area]}'s area"
         else:
             continue  # not a place of the figure ("board", "off", a hat it does not draw)
@@ -214,12 +246,14 @@ def panel(board: Mapping[str, Any], reveal: bool) -> Panel:
     def lines(p: Mapping[str, Any]) -> list[str]:
         in_hand = p.get("hats_in_hand", [])
         out = [f"{p.get('hats_launched', 0)} of 6 hats launched"]
+        if board.get("round"):  # "this round": the points, never to be read as the round's number
+            out.append(f"this round {p.get('round_points', 0)}")
         if in_hand and board.get("round_in_progress"):
             out.append("still to launch: " + " ".join(str(n) for n in in_hand))
         return out
 
     names = player_names(board)
-    info = [f"round {board.get('round', 0)}"]
+    info = [f"round {board['round']}"] if board.get("round") else []  # none before the first round
     if board.get("caller"):
         info.append(f"READY-SET-GO: {names.get(board['caller'], board['caller'])}")
     if board.get("hats_off_called_by"):

@@ -183,7 +183,9 @@ def panel(board: Mapping[str, Any], reveal: bool) -> Panel:
             return [tiles_shown("rack", p.get("rack", []), p.get("hidden", 0))]
         return [tile_count(p.get("rack_count", 0), "on the rack")]
 
-    info = [f"round {board.get('round', 0)}", f"bag {board.get('bag', 0)}", *to_play(board, "to_act")]
+    # Before the first round nothing is drawn: no "round 0 · bag 0".
+    info = [f"round {board['round']}", f"bag {board.get('bag', 0)}"] if board.get("round") else []
+    info += to_play(board, "to_act")
     turn = board.get("turn")
     if turn:
         info.append(f"this turn so far: {turn.get('points', 0)}")
@@ -191,33 +193,36 @@ def panel(board: Mapping[str, Any], reveal: bool) -> Panel:
 
 
 def targets(board: Mapping[str, Any], values: Sequence[str]) -> list[dict[str, Any]]:
-    """The sections the scorepad's current step offers ("1".."9"), as large clickable rings at the
-    section centres, each point's customdata the section's value (values that name no section are skipped)."""
+    """The sections the scorepad's current step offers ("1".."9") on top of the figure: a thick gold frame just
+    outside each section's edge, so the dots of a stack stay in sight, and an invisible marker as large as the
+    section at its middle that takes the tap, whose customdata is the section's value (values that name no
+    section are skipped)."""
     xs: list[float] = []
     ys: list[float] = []
     keep: list[str] = []
+    frame_x: Coords = []
+    frame_y: Coords = []
     for value in values:
         if not (value.isdigit() and 1 <= int(value) <= 9):
             continue
         x0, y0 = _section_origin(int(value))
+        add_path(frame_x, frame_y, rect_path(x0 - 0.15, y0 - 0.15, x0 + SECTION + 0.15, y0 + SECTION + 0.15))
         xs.append(x0 + SECTION / 2)
         ys.append(y0 + SECTION / 2)
         keep.append(value)
     if not keep:
         return []
     return [
+        line_trace(frame_x, frame_y, HIGHLIGHT, 6, "target frames", dash="dash"),  # the last move's is solid
         {
             "type": "scatter",
-            "mode": "markers+text",
+            "mode": "markers",
             "x": xs,
             "y": ys,
             "customdata": keep,
-            "text": keep,
-            "textposition": "middle center",
-            "textfont": {"size": 22, "color": INK},
             "hovertemplate": "place in section %{customdata}<extra></extra>",
             "name": "choose a section",
             "showlegend": False,
-            "marker": {"size": 56, "color": "rgba(242, 183, 5, 0.45)", "line": {"color": HIGHLIGHT, "width": 4}},
-        }
+            "marker": {"size": 90, "symbol": "square", "opacity": 0},
+        },
     ]

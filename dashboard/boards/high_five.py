@@ -19,12 +19,13 @@ from dashboard.boards.drawing import (
 from dashboard.boards.panels import Panel, player_panel, tile_count, tiles_shown, to_play
 from dashboard.theme import HIGHLIGHT, INK, MONO, MUTED, seat_colours, seat_tints
 
-PER_ROW = 14
+PER_ROW = 7  # tiles a row: a pile wraps, and a row fits a phone's width with its numbers readable
 TILE_W, TILE_H = 2.0, 1.0
 STEP_X = 2.35
 ROW_H = 1.75  # a tile, its value underneath, and air
 TITLE_H = 0.9
-PX_PER_UNIT = 30
+PX_PER_UNIT = 30  # the frame's height at most (a laptop's); on a phone it is fitted to the width
+MIN_TAP = 44
 NIL_DOT = 0.04  # half the side of the dot under a tile worth nothing (about 2 px on a laptop)
 
 
@@ -121,7 +122,7 @@ def figure(
     data.append(text_trace(val_x, val_y, val_t, "values", 11, "#0B6E4F"))
     data.append(fill_trace(nil_x, nil_y, "#0B6E4F", "#0B6E4F", 0.5, "no value"))
     # The numbers carry the tile's hover, and its value for a tap on the pad.
-    ends = text_trace(ends_x, ends_y, ends_t, "ends", 14, INK, MONO)
+    ends = text_trace(ends_x, ends_y, ends_t, "ends", 13, INK, MONO)
     ends.pop("hoverinfo")
     data.append({**ends, "hovertext": ends_h, "hovertemplate": "%{hovertext}<extra></extra>", "customdata": ends_c})
     data.append(labels.trace())
@@ -140,7 +141,10 @@ def panel(board: Mapping[str, Any], reveal: bool) -> Panel:
             held = tile_count(hand.get("count", 0), "in hand")
         return [held, f"this game: {p.get('game_points', 0)}"]
 
-    info = [f"game {board.get('game_number', 0)}", f"hand {board.get('hand_number', 0)}", *to_play(board, "to_play")]
+    # Before the first game or hand is dealt: no "game 0 · hand 0".
+    info = [f"game {board['game_number']}"] if board.get("game_number") else []
+    info += [f"hand {board['hand_number']}"] if board.get("hand_number") else []
+    info += to_play(board, "to_play")
     if board.get("claimable"):
         info.append("claimable: " + ", ".join("+".join(c["tiles"]) for c in board["claimable"]))
     return player_panel(board, lines, info)
@@ -148,8 +152,8 @@ def panel(board: Mapping[str, Any], reveal: bool) -> Panel:
 
 def targets(board: Mapping[str, Any], values: Sequence[str]) -> list[dict[str, Any]]:
     """The scorepad's "board" choices, the layout tiles a play may capture, drawn on top of `figure(board, …)`:
-    a thick outline around each tile and a large clickable marker on it whose `customdata` is the tile
-    (values not in the layout are skipped)."""
+    a thick gold outline around each tile and an invisible marker of at least MIN_TAP pixels on it that takes
+    the tap, whose `customdata` is the tile (values not in the layout are skipped)."""
     layout = list(board.get("layout", []))
     xs: list[float] = []
     ys: list[float] = []
@@ -167,7 +171,7 @@ def targets(board: Mapping[str, Any], values: Sequence[str]) -> list[dict[str, A
     if not keep:
         return []
     return [
-        line_trace(outline_x, outline_y, HIGHLIGHT, 5, "capture outlines"),
+        line_trace(outline_x, outline_y, HIGHLIGHT, 5, "capture outlines", dash="dot"),  # the last play's is solid
         {
             "type": "scatter",
             "mode": "markers",
@@ -178,7 +182,7 @@ def targets(board: Mapping[str, Any], values: Sequence[str]) -> list[dict[str, A
             "hovertemplate": "%{text}<extra></extra>",
             "name": "choose the capture",
             "showlegend": False,
-            "marker": {"symbol": "square", "size": 40, "color": "rgba(242, 183, 5, 0.30)",
-                       "line": {"color": HIGHLIGHT, "width": 3}},
+            # Invisible: the tile's numbers stay readable under it; as wide as a tile on a laptop.
+            "marker": {"symbol": "square", "size": max(MIN_TAP, int(TILE_W * PX_PER_UNIT * 1.2)), "opacity": 0},
         },
     ]

@@ -61,12 +61,14 @@ def test_tri_ominos_geometry_numbers_and_last_tile() -> None:
     numbers = trace(fig, "corners")["text"]
     assert len(numbers) == 3 * len(board["board"])
     assert numbers == [str(n) for t in board["board"] for n in t["corners"]]
-    # Every number sits inside its own triangle, near its corner.
+    # Every number sits inside its own triangle, nearer its own corner than the tile's other two.
     xs, ys = trace(fig, "corners")["x"], trace(fig, "corners")["y"]
     for i, t in enumerate(board["board"]):
-        for j, p in enumerate(t["points_at"]):
-            cx, cy = tri_ominos.point_xy(p)
-            assert math.dist((xs[3 * i + j], ys[3 * i + j]), (cx, cy)) < 0.5
+        corners = [tri_ominos.point_xy(p) for p in t["points_at"]]
+        for j, corner in enumerate(corners):
+            number = (xs[3 * i + j], ys[3 * i + j])
+            near = math.dist(number, corner)
+            assert near < 0.6 and all(near < math.dist(number, c) for c in corners if c != corner)
     last = trace(fig, "last tile")
     placed = fold.event(seq).data
     tile = next(t for t in board["board"] if t["cell"] == placed["cell"])
