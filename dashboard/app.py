@@ -10,6 +10,7 @@ from urllib.parse import unquote
 
 from dash import Dash, Input, Output, State, dcc, html
 
+from dashboard.header import header
 from dashboard.model import PositionCache, ReplayCache
 from dashboard.pages import matches, pad, players, ratings, record, replay, stats, tournaments
 from dashboard.pages.signin import principal, whoami
@@ -32,19 +33,7 @@ def create_dash(sb: Scorebook) -> Dash:
     positions = PositionCache()
     app.layout = html.Div(className="shell", children=[
         dcc.Location(id="url", refresh=False),
-        html.Header(className="top", children=[
-            dcc.Link(html.Span(["Score", html.B("book")]), href="/", className="brand"),
-            html.Nav(children=[
-                dcc.Link("Matches", href="/", className="nav-link", id="nav-matches"),
-                dcc.Link("Statistics", href="/stats", className="nav-link", id="nav-stats"),
-                dcc.Link("Players", href="/players", className="nav-link", id="nav-players"),
-                dcc.Link("Tournaments", href="/tournaments", className="nav-link", id="nav-tournaments"),
-                dcc.Link("Ratings", href="/ratings", className="nav-link", id="nav-ratings"),
-                dcc.Link("Record", href="/record", className="nav-link", id="nav-record"),
-                html.A("API", href="/docs", className="nav-link"),
-            ]),
-            html.Div(id="whoami", className="whoami-slot"),
-        ]),
+        header(),
         html.Main(id="page"),
     ])
 
