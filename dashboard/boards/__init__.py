@@ -7,15 +7,18 @@ player panels beside the board say. They read nothing else: no rules, no store."
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Mapping, Sequence
 from functools import cache
 from types import ModuleType
 from typing import Any
 
+from dash import html
+
 from dashboard.boards.drawing import Figure, empty_figure
 from dashboard.boards.panels import Panel
 
-__all__ = ["Figure", "board_figure", "board_module", "empty_figure", "player_lines"]
+__all__ = ["Figure", "board_figure", "board_module", "choice_face", "empty_figure", "player_lines"]
 
 Players = Sequence[tuple[str, str]]
 PARTS = ("figure", "panel")
@@ -45,3 +48,19 @@ def player_lines(game: str, board: Mapping[str, Any], reveal: bool) -> Panel:
     """player id -> the lines of that player's panel (hand, rack, pile …)."""
     panel: Panel = board_module(game).panel(board, reveal)
     return panel
+
+
+# A tile's dots as they lie, three rows of three (Hi-Spot's orientations: `●·● ·●· ●●●`).
+DOTS_PICTURE = re.compile(r"[●·]{3} [●·]{3} [●·]{3}")
+
+
+def choice_face(label: str) -> Any:
+    """What a pad's step button shows for a step's `label`: the label, or for a picture of 3×3 dots the dots on
+    a 3×3 grid (assets/style.css `.dots-grid`), named for a screen reader by the rows it shows."""
+    if not DOTS_PICTURE.fullmatch(label):
+        return label
+    rows = label.split(" ")
+    named: Any = {"aria-label": "dots " + " / ".join(rows)}
+    return html.Span(className="dots-grid", role="img", **named, children=[
+        html.Span(className="dot on" if c == "●" else "dot") for row in rows for c in row
+    ])

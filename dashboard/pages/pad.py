@@ -28,7 +28,7 @@ from typing import Any
 import flask
 from dash import ClientsideFunction, Dash, Input, Output, State, ctx, dcc, html, no_update
 
-from dashboard.boards import board_figure, board_module, player_lines
+from dashboard.boards import board_figure, board_module, choice_face, player_lines
 from dashboard.model import Choices, Position, PositionCache, choices, points_text
 from dashboard.pages.signin import principal, sign_in_prompt
 from dashboard.theme import seat_colours
@@ -230,8 +230,8 @@ def _path_view(position: Position, picked: Choices) -> list[Any]:
         kind = picked.kind or "action"
         out.append(html.Div(STEP_PROMPTS.get(kind, "Choose"), className="pad-prompt"))
         out.append(html.Div(className="pad-choices", children=[
-            html.Button(s.label, className=f"btn pad-choice kind-{s.kind}", **attrs({"data-value": s.value}),
-                        title=s.value)
+            html.Button(choice_face(s.label), className=f"btn pad-choice kind-{s.kind}",
+                        **attrs({"data-value": s.value}), title=s.value)
             for s in picked.next
         ]))
     return out
