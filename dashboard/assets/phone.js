@@ -1,0 +1,154 @@
+/* Scorebook on a phone: the pad's board fitted to its frame's width, every board moved and zoomed with two
+ * fingers, and the header's menu closed once one of its links is followed.
+ *
+ * - The pad's board (`.pad-board-wrap`) is drawn by the server at most as tall as a laptop's frame; here it is
+ *   made only as tall as its width needs (its y axis anchored to x), so a phone shows no blank bands. The
+ *   replay's board is fitted by assets/scorebook.js the same way.
+ * - Plotly takes every touch on a plot for itself (it cancels the page's scroll) and has no pinch. So a touch
+ *   on a board is kept from plotly: one finger scrolls the page, and a tap reaches plotly as the browser's
+ *   click (the pad's targets); two fingers move and zoom the board, shown at once as a CSS transform and drawn
+ *   by plotly when the fingers lift. Pinching out to the whole board or further puts the board back as drawn.
+ *   On a laptop a trackpad's pinch (a wheel with Ctrl) zooms the same way; the wheel alone scrolls the page.
+ * - The board's ranges change through Plotly.react, never Plotly.relayout: Dash writes a relayout back into
+ *   the graph's figure and draws it again (on the replay, the step the server drew, not the one shown). */
+(function () {
+  "use strict";
+  var WRAPS = ".pad-board-wrap, .board-wrap";
+
+  function plotIn(target) {
+    var wrap = target && target.closest ? target.closest(WRAPS) : null;
+    return wrap ? wrap.querySelector(".js-plotly-plot") : null;
+  }
+
+  function square(gd) {
+    var L = gd && gd.layout, x = L && L.xaxis, y = L && L.yaxis;
+    return Boolean(x && y && y.scaleanchor === "x" && x.range && y.range && gd._fullLayout);
+  }
+
+  /* The pad's board only as tall as its width needs (never taller than the server drew it). */
+  function fit(gd) {
+    if (!square(gd) || gd._sbZoomed === gd.layout || !gd.closest(".pad-board-wrap") || !window.Plotly) { return; }
+    var L = gd.layout, m = L.margin || {}, x = L.xaxis.range, y = L.yaxis.range;
+    var w = gd.clientWidth - (m.l || 0) - (m.r || 0);
+    var across = Math.abs(x[1] - x[0]), up = Math.abs(y[1] - y[0]);
+    if (w <= 0 || !across) { return; }
+    var want = Math.ceil(w * up / across + (m.t || 0) + (m.b || 0));
+    var most = L.height || want;
+    var height = Math.min(want, most);
+    if (Math.abs(gd._fullLayout.height - height) > 2) {
+      window.Plotly.react(gd, { data: gd.data, layout: Object.assign({}, L, { height: height }) });
+    }
+  }
+
+  function watch(gd) {
+    if (gd._sbWatched || typeof gd.on !== "function") { return; }
+    gd._sbWatched = true;
+    gd.on("plotly_afterplot", function () { fit(gd); });
+    fit(gd);
+  }
+
+  /* Boards appear with the pages (Dash renders them): watch each once. */
+  new MutationObserver(function () {
+    var all = document.querySelectorAll(".pad-board-wrap .js-plotly-plot");
+    for (var i = 0; i < all.length; i++) { if (all[i]._fullLayout) { watch(all[i]); } }
+  }).observe(document.documentElement, { childList: true, subtree: true });
+  var resizing = null;
+  window.addEventListener("resize", function () {
+    window.clearTimeout(resizing);
+    resizing = window.setTimeout(function () {
+      var all = document.querySelectorAll(".pad-board-wrap .js-plotly-plot");
+      for (var i = 0; i < all.length; i++) { fit(all[i]); }
+    }, 150);
+  });
+
+  /* The ranges seen in the plot area after moving its picture by (tx, ty) and scaling it by s about the
+     container's top-left corner. */
+  function rangesAfter(gd, tx, ty, s) {
+    var F = gd._fullLayout, size = F._size, x = F.xaxis.range, y = F.yaxis.range;
+    function toX(px) { return x[0] + (px - size.l) / size.w * (x[1] - x[0]); }
+    function toY(py) { return y[1] - (py - size.t) / size.h * (y[1] - y[0]); }
+    return {
+      x: [toX((size.l - tx) / s), toX((size.l + size.w - tx) / s)],
+      y: [toY((size.t + size.h - ty) / s), toY((size.t - ty) / s)]
+    };
+  }
+
+  function show(gd, ranges) {
+    var L = gd.layout;
+    if (!gd._sbHome || gd._sbZoomed !== L) { gd._sbHome = { x: L.xaxis.range.slice(), y: L.yaxis.range.slice() }; }
+    var home = gd._sbHome, back = Math.abs(ranges.x[1] - ranges.x[0]) >= Math.abs(home.x[1] - home.x[0]) - 1e-9;
+    if (back) { ranges = home; }
+    var layout = Object.assign({}, L, {
+      xaxis: Object.assign({}, L.xaxis, { range: ranges.x.slice() }),
+      yaxis: Object.assign({}, L.yaxis, { range: ranges.y.slice() })
+    });
+    gd._sbZoomed = back ? null : layout;
+    window.Plotly.react(gd, { data: gd.data, layout: layout });
+  }
+
+  var gesture = null;
+
+  function mid(t) {
+    return { x: (t[0].clientX + t[1].clientX) / 2, y: (t[0].clientY + t[1].clientY) / 2,
+             d: Math.max(1, Math.hypot(t[0].clientX - t[1].clientX, t[0].clientY - t[1].clientY)) };
+  }
+
+  function picture(gd) { return gd.querySelector(".svg-container"); }
+
+  document.addEventListener("touchstart", function (ev) {
+    var gd = plotIn(ev.target);
+    if (!gd) { return; }
+    ev.stopPropagation();  /* plotly never sees a touch on a board */
+    if (ev.touches.length === 2 && square(gd) && window.Plotly) {
+      ev.preventDefault();
+      var box = gd.getBoundingClientRect(), m = mid(ev.touches);
+      gesture = { gd: gd, box: box, start: m, tx: 0, ty: 0, s: 1 };
+      var pic = picture(gd);
+      if (pic) { pic.style.transformOrigin = "0 0"; }
+    }
+  }, { capture: true, passive: false });
+
+  document.addEventListener("touchmove", function (ev) {
+    if (!plotIn(ev.target)) { return; }
+    ev.stopPropagation();
+    if (!gesture || ev.touches.length !== 2) { return; }
+    ev.preventDefault();  /* no page zoom while the board zooms */
+    var m = mid(ev.touches), g = gesture;
+    g.s = Math.max(0.25, Math.min(8, m.d / g.start.d));
+    g.tx = (m.x - g.box.left) - g.s * (g.start.x - g.box.left);
+    g.ty = (m.y - g.box.top) - g.s * (g.start.y - g.box.top);
+    var pic = picture(g.gd);
+    if (pic) { pic.style.transform = "translate(" + g.tx + "px," + g.ty + "px) scale(" + g.s + ")"; }
+  }, { capture: true, passive: false });
+
+  function end(ev) {
+    if (plotIn(ev.target)) { ev.stopPropagation(); }
+    if (!gesture || ev.touches.length >= 2) { return; }
+    var g = gesture;
+    gesture = null;
+    var pic = picture(g.gd);
+    if (pic) { pic.style.transform = ""; }
+    if (Math.abs(g.s - 1) > 0.02 || Math.abs(g.tx) > 3 || Math.abs(g.ty) > 3) {
+      show(g.gd, rangesAfter(g.gd, g.tx, g.ty, g.s));
+    }
+  }
+  document.addEventListener("touchend", end, { capture: true, passive: false });
+  document.addEventListener("touchcancel", end, { capture: true, passive: false });
+
+  /* A trackpad's pinch (Ctrl + wheel) zooms the board about the pointer. */
+  document.addEventListener("wheel", function (ev) {
+    var gd = ev.ctrlKey ? plotIn(ev.target) : null;
+    if (!gd || !square(gd) || !window.Plotly) { return; }
+    ev.preventDefault();
+    var box = gd.getBoundingClientRect(), s = Math.max(0.5, Math.min(2, Math.exp(-ev.deltaY / 100)));
+    var px = ev.clientX - box.left, py = ev.clientY - box.top;
+    show(gd, rangesAfter(gd, px - s * px, py - s * py, s));
+  }, { capture: true, passive: false });
+
+  /* The menu's links change the page without a reload: close the menu behind them. */
+  document.addEventListener("click", function (ev) {
+    var link = ev.target && ev.target.closest ? ev.target.closest("#nav-menu nav a") : null;
+    var menu = document.getElementById("nav-menu");
+    if (link && menu) { menu.open = false; }
+  });
+})();
