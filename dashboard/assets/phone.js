@@ -1,9 +1,9 @@
 /* Scorebook on a phone: the pad's board fitted to its frame's width, every board moved and zoomed with two
  * fingers, and the header's menu closed once one of its links is followed.
  *
- * - The pad's board (`.pad-board-wrap`) is drawn by the server at most as tall as a laptop's frame; here it is
- *   made only as tall as its width needs (its y axis anchored to x), so a phone shows no blank bands. The
- *   replay's board is fitted by assets/scorebook.js the same way.
+ * - The pad's board (`.pad-board-wrap`) is made as tall as its width needs for the board's own ranges
+ *   (`layout.meta.board`, its y axis anchored to x), so a phone shows no blank bands and a laptop the whole
+ *   board; never taller than the screen. The replay's board is fitted by assets/scorebook.js.
  * - Plotly takes every touch on a plot for itself (it cancels the page's scroll) and has no pinch. So a touch
  *   on a board is kept from plotly: one finger scrolls the page, and a tap reaches plotly as the browser's
  *   click (the pad's targets); two fingers move and zoom the board, shown at once as a CSS transform and drawn
@@ -21,22 +21,29 @@
   }
 
   function square(gd) {
-    var L = gd && gd.layout, x = L && L.xaxis, y = L && L.yaxis;
-    return Boolean(x && y && y.scaleanchor === "x" && x.range && y.range && gd._fullLayout);
+    var L = gd && gd.layout, y = L && L.yaxis;
+    return Boolean(y && y.scaleanchor === "x" && L.meta && L.meta.board && gd._fullLayout);
   }
 
-  /* The pad's board only as tall as its width needs (never taller than the server drew it). */
+  /* The board's own ranges (dashboard/boards/drawing.py): plotly widens the drawn ones to fill its frame. */
+  function own(gd) { var b = gd.layout.meta.board; return { x: b[0].slice(), y: b[1].slice() }; }
+
+  /* The pad's board only as tall as its width needs (plotly forgets the figure's height on a resize). */
   function fit(gd) {
     if (!square(gd) || gd._sbZoomed === gd.layout || !gd.closest(".pad-board-wrap") || !window.Plotly) { return; }
-    var L = gd.layout, m = L.margin || {}, x = L.xaxis.range, y = L.yaxis.range;
+    var L = gd.layout, m = L.margin || {}, r = own(gd), x = r.x, y = r.y;
     var w = gd.clientWidth - (m.l || 0) - (m.r || 0);
     var across = Math.abs(x[1] - x[0]), up = Math.abs(y[1] - y[0]);
     if (w <= 0 || !across) { return; }
     var want = Math.ceil(w * up / across + (m.t || 0) + (m.b || 0));
-    var most = L.height || want;
-    var height = Math.min(want, most);
+    /* never taller than the screen: a long High Five board is then a little narrower than its frame */
+    var height = Math.max(200, Math.min(want, Math.round(window.innerHeight * 0.9)));
     if (Math.abs(gd._fullLayout.height - height) > 2) {
-      window.Plotly.react(gd, { data: gd.data, layout: Object.assign({}, L, { height: height }) });
+      window.Plotly.react(gd, { data: gd.data, layout: Object.assign({}, L, {
+        height: height,
+        xaxis: Object.assign({}, L.xaxis, { range: x }),
+        yaxis: Object.assign({}, L.yaxis, { range: y })
+      }) });
     }
   }
 
@@ -75,8 +82,7 @@
 
   function show(gd, ranges) {
     var L = gd.layout;
-    if (!gd._sbHome || gd._sbZoomed !== L) { gd._sbHome = { x: L.xaxis.range.slice(), y: L.yaxis.range.slice() }; }
-    var home = gd._sbHome, back = Math.abs(ranges.x[1] - ranges.x[0]) >= Math.abs(home.x[1] - home.x[0]) - 1e-9;
+    var home = own(gd), back = Math.abs(ranges.x[1] - ranges.x[0]) >= Math.abs(home.x[1] - home.x[0]) - 1e-9;
     if (back) { ranges = home; }
     var layout = Object.assign({}, L, {
       xaxis: Object.assign({}, L.xaxis, { range: ranges.x.slice() }),

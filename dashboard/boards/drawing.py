@@ -119,9 +119,13 @@ def board_layout(
     height: int, x: tuple[float, float], y: tuple[float, float], square: bool = False, **extra: Any
 ) -> dict[str, object]:
     """Hidden, fixed axes over the ranges `x` and `y`; `square`: a unit as long up as across, so shapes keep
-    their proportions."""
-    yaxis = hidden_axis(*y, scaleanchor="x", scaleratio=1) if square else hidden_axis(*y)
-    return base_layout(height=height, xaxis=hidden_axis(*x), yaxis=yaxis, **extra)
+    their proportions, and the ranges drawn are kept in `meta.board` too (plotly widens an axis's range in
+    place to fill a frame of another shape; assets/phone.js fits the frame to the board's own)."""
+    if not square:
+        return base_layout(height=height, xaxis=hidden_axis(*x), yaxis=hidden_axis(*y), **extra)
+    meta = {**extra.pop("meta", {}), "board": [list(x), list(y)]}
+    yaxis = hidden_axis(*y, scaleanchor="x", scaleratio=1)
+    return base_layout(height=height, xaxis=hidden_axis(*x), yaxis=yaxis, meta=meta, **extra)
 
 
 def empty_figure(message: str, height: int = 420) -> Figure:

@@ -128,7 +128,8 @@ def figure(
     data.append(labels.trace())
     width_units = PER_ROW * STEP_X
     height_units = -y + 0.3
-    layout = board_layout(int(height_units * PX_PER_UNIT) + 20, (-0.3, width_units), (y - 0.1, 0.2))
+    # To scale (a unit as long up as across): on a phone the frame is fitted to the width, the tiles keep their shape.
+    layout = board_layout(int(height_units * PX_PER_UNIT) + 20, (-0.3, width_units), (y - 0.1, 0.2), square=True)
     return {"data": data, "layout": layout}
 
 

@@ -57,7 +57,7 @@ def cell_centre(cell: Sequence[int]) -> tuple[float, float]:
 
 def _viewport(board: Mapping[str, Any]) -> tuple[float, float, float, float]:
     """(mid_x, mid_y, span_x, span_y) of the figure: every placed tile and the middle of every open cell (where
-    the pad's targets go) with a small margin, at least MIN_SPAN units across, and no taller than 4:3 nor wider
+    the pad's targets go) with a small margin, at least MIN_SPAN units across, and no taller than 5:3 nor wider
     than 2:1 (on a phone the frame is fitted to the board's width, so a board's shape is its frame's); an empty
     table centres on the starting cell [0, 0]."""
     tiles = board.get("board") or []
@@ -67,7 +67,7 @@ def _viewport(board: Mapping[str, Any]) -> tuple[float, float, float, float]:
     lo_y, hi_y = min(y for _, y in pts) - MARGIN, max(y for _, y in pts) + MARGIN
     span_x = max(hi_x - lo_x, MIN_SPAN)
     span_y = hi_y - lo_y
-    span_x = max(span_x, span_y * 0.75)
+    span_x = max(span_x, span_y * 0.6)
     span_y = max(span_y, span_x / 2)
     return (lo_x + hi_x) / 2, (lo_y + hi_y) / 2, span_x, span_y
 

@@ -96,14 +96,14 @@ def test_the_ranges_hold_the_board_with_a_small_margin(game: str, players: int) 
     # table is nearly empty (Tri-Ominos' first tiles are drawn at the size of a few).
     small = game == "tri-ominos" and x1 - x0 <= tri_ominos.MIN_SPAN + 1e-9
     assert small or min(spare_x / (x1 - x0), spare_y / (y1 - y0)) <= 0.2, (spare_x, spare_y)
-    if fig["layout"]["yaxis"].get("scaleanchor") == "x":
-        assert 0.4 <= (x1 - x0) / (y1 - y0) <= 2.05  # the shape suits a phone held upright or a laptop
+    assert fig["layout"]["yaxis"]["scaleanchor"] == "x" and fig["layout"]["meta"]["board"] == [[x0, x1], [y0, y1]]
+    assert 0.4 <= (x1 - x0) / (y1 - y0) <= 2.05  # the shape suits a phone held upright or a laptop
 
 
-def test_tri_ominos_frame_is_no_taller_than_four_to_three_nor_wider_than_two_to_one() -> None:
+def test_tri_ominos_frame_is_no_taller_than_five_to_three_nor_wider_than_two_to_one() -> None:
     for board in (biggest_tri_ominos_board(0), {"board": [], "open_cells": [[0, 0]]}):
         mid_x, mid_y, span_x, span_y = tri_ominos._viewport(board)  # noqa: SLF001
-        assert 0.75 - 1e-9 <= span_x / span_y <= 2 + 1e-9 and span_x >= tri_ominos.MIN_SPAN
+        assert 0.6 - 1e-9 <= span_x / span_y <= 2 + 1e-9 and span_x >= tri_ominos.MIN_SPAN
 
 
 def test_hats_off_areas_stand_two_by_two() -> None:
