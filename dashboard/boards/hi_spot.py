@@ -193,8 +193,8 @@ def panel(board: Mapping[str, Any], reveal: bool) -> Panel:
 
 
 def targets(board: Mapping[str, Any], values: Sequence[str]) -> list[dict[str, Any]]:
-    """The sections the scorepad's current step offers ("1".."9") on top of the figure: a thick gold frame just
-    outside each section's edge, so the dots of a stack stay in sight, and an invisible marker as large as the
+    """The sections the scorepad's current step offers ("1".."9") on top of the figure: a thick dashed gold frame
+    just inside each section's edge, clear of its dots and of the labels above it, and an invisible marker as large as the
     section at its middle that takes the tap, whose customdata is the section's value (values that name no
     section are skipped)."""
     xs: list[float] = []
@@ -206,14 +206,14 @@ def targets(board: Mapping[str, Any], values: Sequence[str]) -> list[dict[str, A
         if not (value.isdigit() and 1 <= int(value) <= 9):
             continue
         x0, y0 = _section_origin(int(value))
-        add_path(frame_x, frame_y, rect_path(x0 - 0.15, y0 - 0.15, x0 + SECTION + 0.15, y0 + SECTION + 0.15))
+        add_path(frame_x, frame_y, rect_path(x0 + 0.07, y0 + 0.07, x0 + SECTION - 0.07, y0 + SECTION - 0.07))
         xs.append(x0 + SECTION / 2)
         ys.append(y0 + SECTION / 2)
         keep.append(value)
     if not keep:
         return []
     return [
-        line_trace(frame_x, frame_y, HIGHLIGHT, 6, "target frames", dash="dash"),  # the last move's is solid
+        line_trace(frame_x, frame_y, HIGHLIGHT, 5, "target frames", dash="dash"),  # the last move's is solid
         {
             "type": "scatter",
             "mode": "markers",
