@@ -5,19 +5,17 @@
  *   (`layout.meta.board`, its y axis anchored to x), so a phone shows no blank bands and a laptop the whole
  *   board; never taller than the screen. The replay's board is fitted by assets/scorebook.js.
  * - Plotly takes every touch on a plot for itself (it cancels the page's scroll) and has no pinch. So a touch
- *   on a board is kept from plotly: one finger scrolls the page, and a tap reaches plotly as the browser's
- *   click (the pad's targets); two fingers move and zoom the board, shown at once as a CSS transform and drawn
+ *   on a graph is kept from plotly: one finger scrolls the page, and a tap reaches plotly as the browser's
+ *   click (the pad's targets, a chart's hover); two fingers move and zoom a board, shown at once as a CSS transform and drawn
  *   by plotly when the fingers lift. Pinching out to the whole board or further puts the board back as drawn.
  *   On a laptop a trackpad's pinch (a wheel with Ctrl) zooms the same way; the wheel alone scrolls the page.
  * - The board's ranges change through Plotly.react, never Plotly.relayout: Dash writes a relayout back into
  *   the graph's figure and draws it again (on the replay, the step the server drew, not the one shown). */
 (function () {
   "use strict";
-  var WRAPS = ".pad-board-wrap, .board-wrap";
-
+  /* Any plotly graph (the boards, the score chart, the statistics): a finger on it scrolls the page. */
   function plotIn(target) {
-    var wrap = target && target.closest ? target.closest(WRAPS) : null;
-    return wrap ? wrap.querySelector(".js-plotly-plot") : null;
+    return target && target.closest ? target.closest(".js-plotly-plot") : null;
   }
 
   function square(gd) {

@@ -193,10 +193,10 @@ def panel(board: Mapping[str, Any], reveal: bool) -> Panel:
 
 
 def targets(board: Mapping[str, Any], values: Sequence[str]) -> list[dict[str, Any]]:
-    """The sections the scorepad's current step offers ("1".."9") on top of the figure: a thick dashed gold frame
-    just inside each section's edge, clear of its dots and of the labels above it, and an invisible marker as large as the
-    section at its middle that takes the tap, whose customdata is the section's value (values that name no
-    section are skipped)."""
+    """The sections the scorepad's current step offers ("1".."9") on top of the figure: a thick dashed gold
+    frame just inside each section's edge, clear of its dots and of the labels above it, and an invisible
+    marker as large as the section at its middle that takes the tap, whose customdata is the section's value
+    (values that name no section are skipped)."""
     xs: list[float] = []
     ys: list[float] = []
     keep: list[str] = []

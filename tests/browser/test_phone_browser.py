@@ -16,7 +16,7 @@ from projections.registry import get_game
 from projections.timeline import fold_dicts
 from recorder.demo import PLAYERS
 from recorder.log.file import import_lines
-from tests.support.browser import CHROMIUM_ARGS, LiveServer, games_quick, open_replay, shot
+from tests.support.browser import LiveServer, games_quick, open_replay, shot
 
 pytestmark = pytest.mark.browser
 
@@ -40,6 +40,14 @@ TARGETS = """selector => [...document.querySelectorAll(selector)].filter(e => e.
   const box = target.getBoundingClientRect();
   return [e.id || e.className || e.textContent.trim().slice(0, 20), box.width, box.height];
 })"""
+# The screen point of the first target of the pad's board, or null.
+TARGET = """() => {
+  const gd = document.querySelector('#pad-board .js-plotly-plot');
+  const t = gd.data.find(t => t.customdata && t.customdata.some(v => v) && t.marker && t.marker.opacity === 0);
+  if (!t) { return null; }
+  const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis, box = gd.getBoundingClientRect();
+  return [box.left + xa._offset + xa.l2p(t.x[0]), box.top + ya._offset + ya.l2p(t.y[0]), t.customdata[0]];
+}"""
 PAD_CONTROLS = ("header.top a, header.top summary, header.top button, #pad-top button, #pad-steps button, "
                 "#pad-hints input, .pad-head a, #pad-undo-wrap button")
 
@@ -102,6 +110,16 @@ def test_the_pad_on_a_phone(browser: Any, live_server: LiveServer, game: str) ->
         small = [t for t in page.evaluate(TARGETS, PAD_CONTROLS) if t[1] < 44 or t[2] < 44]
         assert not small, small
         shot(page, f"phone-pad-{game}")
+        target = page.evaluate(TARGET)
+        if target is not None:  # a finger's tap on a target takes that step
+            page.evaluate("y => window.scrollBy(0, y - window.innerHeight * 0.6)", target[1])
+            x, y, value = page.evaluate(TARGET)
+            crumbs = page.inner_text("#pad-chosen")
+            page.touchscreen.tap(x, y)
+            page.wait_for_function("c => { const e = document.querySelector('#pad-chosen'); "
+                                   "return !e || e.innerText !== c; }", arg=crumbs)
+            assert page.evaluate("() => document.querySelector('#pad-steps').innerText").count(" › ") >= 1
+        page.evaluate("() => window.scrollTo(0, 0)")
         check_header(page)
     finally:
         page.context.close()
@@ -125,30 +143,59 @@ def test_the_replay_on_a_phone(browser: Any, live_server: LiveServer, game: str)
         page.context.close()
 
 
-def test_one_finger_on_the_board_scrolls_the_page_and_two_zoom_it(browser: Any, live_server: LiveServer) -> None:
+def touch(cdp: Any, kind: str, *points: tuple[float, float]) -> None:
+    cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [{"x": x, "y": y, "id": k}
+                                                                         for k, (x, y) in enumerate(points)]})
+
+
+@pytest.mark.parametrize("graph", ["board", "score-chart"])
+def test_one_finger_on_a_graph_scrolls_the_page(browser: Any, live_server: LiveServer, graph: str) -> None:
+    """Plotly cancels the page's scroll under a finger on a graph; here the finger scrolls the page."""
+    page = phone(browser)
+    try:
+        open_replay(page, live_server, live_server.by_game["tri-ominos"], "?step=40")
+        page.wait_for_selector("#replay-controls[data-frames='ready']")
+        page.wait_for_selector(f"#{graph} .js-plotly-plot .main-svg")
+        cdp = page.context.new_cdp_session(page)
+        page.evaluate("y => window.scrollTo(0, y - 100)", page.locator(f"#{graph}").bounding_box()["y"])
+        box = page.locator(f"#{graph}").bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 300)
+        before = page.evaluate("() => window.scrollY")
+        touch(cdp, "touchStart", (x, y))
+        for k in range(1, 13):
+            touch(cdp, "touchMove", (x, y - 20 * k))
+        touch(cdp, "touchEnd")
+        page.wait_for_timeout(200)
+        assert page.evaluate("() => window.scrollY") >= before + 150
+    finally:
+        page.context.close()
+
+
+def test_two_fingers_zoom_the_board_and_pinching_back_out_restores_it(browser: Any, live_server: LiveServer) -> None:
     page = phone(browser)
     try:
         open_replay(page, live_server, live_server.by_game["tri-ominos"], "?step=40")
         page.wait_for_selector("#replay-controls[data-frames='ready']")
         page.wait_for_timeout(300)
         cdp = page.context.new_cdp_session(page)
-        box = page.locator("#board").bounding_box()
-        page.evaluate("y => window.scrollTo(0, y - 200)", box["y"])
+        page.evaluate("y => window.scrollTo(0, y - 100)", page.locator("#board").bounding_box()["y"])
         box = page.locator("#board").bounding_box()
         x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        before = page.evaluate("() => window.scrollY")
-        cdp.send("Input.synthesizeScrollGesture", {"x": x, "y": y, "yDistance": -250, "gestureSourceType": "touch",
-                                                   "speed": 800})
-        page.wait_for_timeout(300)
-        assert page.evaluate("() => window.scrollY") > before + 100  # the board did not keep the finger
         ranges = "() => document.querySelector('#board .js-plotly-plot')._fullLayout.xaxis.range.slice()"
-        wide = page.evaluate(ranges)
-        box = page.locator("#board").bounding_box()
-        cdp.send("Input.synthesizePinchGesture", {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2,
-                                                  "scaleFactor": 2.0, "gestureSourceType": "touch"})
+        whole = page.evaluate(ranges)
+        touch(cdp, "touchStart", (x - 30, y), (x + 30, y))
+        for k in range(1, 9):
+            touch(cdp, "touchMove", (x - 30 - 10 * k, y), (x + 30 + 10 * k, y))
+        touch(cdp, "touchEnd")
         page.wait_for_function("w => { const r = document.querySelector('#board .js-plotly-plot')._fullLayout"
-                               ".xaxis.range; return r[1] - r[0] < 0.8 * (w[1] - w[0]); }", arg=wide)
-        shot(page, "phone-replay-zoomed")
+                               ".xaxis.range; return r[1] - r[0] < 0.6 * (w[1] - w[0]); }", arg=whole)
         assert page.evaluate("() => window.visualViewport.scale") == 1  # the board zoomed, not the page
+        shot(page, "phone-replay-zoomed")
+        touch(cdp, "touchStart", (x - 110, y), (x + 110, y))
+        for k in range(1, 9):
+            touch(cdp, "touchMove", (x - 110 + 12 * k, y), (x + 110 - 12 * k, y))
+        touch(cdp, "touchEnd")
+        page.wait_for_function("w => { const r = document.querySelector('#board .js-plotly-plot')._fullLayout"
+                               ".xaxis.range; return Math.abs((r[1] - r[0]) - (w[1] - w[0])) < 1e-6; }", arg=whole)
     finally:
         page.context.close()
