@@ -200,8 +200,8 @@ def _hat_key(text: str, ids: Sequence[str]) -> tuple[str, int] | None:
 
 
 def targets(board: Mapping[str, Any], values: Sequence[str]) -> list[dict[str, Any]]:
-    """The scorepad's "board" choices drawn on the figure, each point's customdata its value: a hole
-    (`ann9`), a hat to nest in (`in bo4`) or a knocked hat to move (`bo 4`), where figure() draws it."""
+    """The scorepad's "board" choices drawn on the figure as gold rings, each tap point's customdata its value: a
+    hole (`ann9`), a hat to nest in (`in bo4`) or a knocked hat to move (`bo 4`), where figure() draws it."""
     players = board.get("players", [])
     ids = [p["id"] for p in players]
     names = {p["id"]: p.get("name") or p["id"] for p in players}
@@ -219,11 +219,11 @@ def targets(board: Mapping[str, Any], values: Sequence[str]) -> list[dict[str, A
         area, number = value[:-1], value[-1:]
         if hat is not None and hat in spots:
             x, y = spots[hat]
-            size = max(MIN_TAP, int(0.75 * HOLE_STEP * ppu))
+            size = int(0.75 * HOLE_STEP * ppu)
             text = f"{'into' if nest else 'move'} {names[hat[0]]}'s hat {hat[1]}"
         elif hat is None and area in ids and number.isdigit() and number != "0":
             x, y = _hole_xy(ids.index(area), int(number), len(ids))
-            size = max(MIN_TAP, int(0.95 * HOLE_STEP * ppu))
+            size = int(0.8 * HOLE_STEP * ppu)
             text = f"hole {number} of {names[area]}'s area"
         else:
             continue  # not a place of the figure ("board", "off", a hat it does not draw)
@@ -234,12 +234,15 @@ def targets(board: Mapping[str, Any], values: Sequence[str]) -> list[dict[str, A
         hover.append(text)
     if not xs:
         return []
-    return [{
-        "type": "scatter", "mode": "markers", "x": xs, "y": ys, "customdata": custom, "text": hover,
-        "hovertemplate": "%{text}<extra></extra>", "name": "targets", "showlegend": False,
-        "marker": {"symbol": "circle", "size": sizes, "color": "rgba(242,183,5,0.35)",
-                   "line": {"color": HIGHLIGHT, "width": 3}},
-    }]
+    # A gold ring a little larger than the hole or hat (its number stays in sight), and over it an invisible
+    # marker of at least MIN_TAP pixels that takes the tap (rings of that size would cover the holes' numbers).
+    return [
+        marker_trace(xs, ys, {"symbol": "circle", "size": sizes, "color": "rgba(242,183,5,0.35)",
+                              "line": {"color": HIGHLIGHT, "width": 3}}, "target rings"),
+        {"type": "scatter", "mode": "markers", "x": xs, "y": ys, "customdata": custom, "text": hover,
+         "hovertemplate": "%{text}<extra></extra>", "name": "targets", "showlegend": False,
+         "marker": {"symbol": "circle", "size": [max(MIN_TAP, int(HOLE_STEP * ppu)) for _ in xs], "opacity": 0}},
+    ]
 
 
 def panel(board: Mapping[str, Any], reveal: bool) -> Panel:

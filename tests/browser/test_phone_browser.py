@@ -83,6 +83,7 @@ def check_header(page: Any) -> None:
     page.wait_for_selector("#nav-stats", state="visible")
     links = page.evaluate(TARGETS, "header.top nav a")
     assert len(links) == 7 and all(h >= 44 for _, _, h in links), links
+    page.screenshot(path=str(shot(page, "phone-menu-open")), full_page=False)
     page.click("#nav-menu-button")
     page.wait_for_selector("#nav-stats", state="hidden")
 
