@@ -13,11 +13,6 @@
  *   the graph's figure and draws it again (on the replay, the step the server drew, not the one shown). */
 (function () {
   "use strict";
-  /* Any plotly graph (the boards, the score chart, the statistics): a finger on it scrolls the page. */
-  function plotIn(target) {
-    return target && target.closest ? target.closest(".js-plotly-plot") : null;
-  }
-
   function square(gd) {
     var L = gd && gd.layout, y = L && L.yaxis;
     return Boolean(y && y.scaleanchor === "x" && L.meta && L.meta.board && gd._fullLayout);
@@ -52,10 +47,25 @@
     fit(gd);
   }
 
-  /* Boards appear with the pages (Dash renders them): watch each once. */
+  /* Graphs appear with the pages (Dash renders them): each is armed once, the pad's board watched too. The
+     touch and wheel listeners sit on the graphs only (capturing, so plotly's own below never get a touch):
+     elsewhere the page's scrolling never waits for a script. */
+  function arm(gd) {
+    if (gd._sbArmed) { return; }
+    gd._sbArmed = true;
+    var opts = { capture: true, passive: false };
+    gd.addEventListener("touchstart", touchStart, opts);
+    gd.addEventListener("touchmove", touchMove, opts);
+    gd.addEventListener("touchend", touchEnd, opts);
+    gd.addEventListener("touchcancel", touchEnd, opts);
+    gd.addEventListener("wheel", wheel, opts);
+  }
   new MutationObserver(function () {
-    var all = document.querySelectorAll(".pad-board-wrap .js-plotly-plot");
-    for (var i = 0; i < all.length; i++) { if (all[i]._fullLayout) { watch(all[i]); } }
+    var all = document.querySelectorAll(".js-plotly-plot");
+    for (var i = 0; i < all.length; i++) {
+      arm(all[i]);
+      if (all[i]._fullLayout && all[i].closest(".pad-board-wrap")) { watch(all[i]); }
+    }
   }).observe(document.documentElement, { childList: true, subtree: true });
   var resizing = null;
   window.addEventListener("resize", function () {
@@ -99,10 +109,9 @@
 
   function picture(gd) { return gd.querySelector(".svg-container"); }
 
-  document.addEventListener("touchstart", function (ev) {
-    var gd = plotIn(ev.target);
-    if (!gd) { return; }
-    ev.stopPropagation();  /* plotly never sees a touch on a board */
+  function touchStart(ev) {
+    var gd = ev.currentTarget;
+    ev.stopPropagation();  /* plotly never sees a touch */
     if (ev.touches.length === 2 && square(gd) && window.Plotly) {
       ev.preventDefault();
       var box = gd.getBoundingClientRect(), m = mid(ev.touches);
@@ -110,10 +119,9 @@
       var pic = picture(gd);
       if (pic) { pic.style.transformOrigin = "0 0"; }
     }
-  }, { capture: true, passive: false });
+  }
 
-  document.addEventListener("touchmove", function (ev) {
-    if (!plotIn(ev.target)) { return; }
+  function touchMove(ev) {
     ev.stopPropagation();
     if (!gesture || ev.touches.length !== 2) { return; }
     ev.preventDefault();  /* no page zoom while the board zooms */
@@ -123,10 +131,10 @@
     g.ty = (m.y - g.box.top) - g.s * (g.start.y - g.box.top);
     var pic = picture(g.gd);
     if (pic) { pic.style.transform = "translate(" + g.tx + "px," + g.ty + "px) scale(" + g.s + ")"; }
-  }, { capture: true, passive: false });
+  }
 
-  function end(ev) {
-    if (plotIn(ev.target)) { ev.stopPropagation(); }
+  function touchEnd(ev) {
+    ev.stopPropagation();
     if (!gesture || ev.touches.length >= 2) { return; }
     var g = gesture;
     gesture = null;
@@ -136,18 +144,16 @@
       show(g.gd, rangesAfter(g.gd, g.tx, g.ty, g.s));
     }
   }
-  document.addEventListener("touchend", end, { capture: true, passive: false });
-  document.addEventListener("touchcancel", end, { capture: true, passive: false });
 
   /* A trackpad's pinch (Ctrl + wheel) zooms the board about the pointer. */
-  document.addEventListener("wheel", function (ev) {
-    var gd = ev.ctrlKey ? plotIn(ev.target) : null;
-    if (!gd || !square(gd) || !window.Plotly) { return; }
+  function wheel(ev) {
+    var gd = ev.currentTarget;
+    if (!ev.ctrlKey || !square(gd) || !window.Plotly) { return; }
     ev.preventDefault();
     var box = gd.getBoundingClientRect(), s = Math.max(0.5, Math.min(2, Math.exp(-ev.deltaY / 100)));
     var px = ev.clientX - box.left, py = ev.clientY - box.top;
     show(gd, rangesAfter(gd, px - s * px, py - s * py, s));
-  }, { capture: true, passive: false });
+  }
 
   /* The menu's links change the page without a reload: close the menu behind them. */
   document.addEventListener("click", function (ev) {
