@@ -255,8 +255,11 @@ class Fold(Generic[S]):
             abandons = (*abandons, event.seq)
         else:
             if self.abandoned:
-                why = self.event(self.abandoned).data.get("reason", "")
-                raise IllegalEvent(f"the match was abandoned at #{self.abandoned} ({why}); only notes and a "
+                try:
+                    why = f" ({self.event(self.abandoned).data.get('reason', '')})"
+                except EarlierNotHeld:  # resumed after it with no loader: the refusal without its reason
+                    why = ""
+                raise IllegalEvent(f"the match was abandoned at #{self.abandoned}{why}; only notes and a "
                                    "referee's rewind are accepted")
             state = self.game.apply(self.state, event)
         events, states = self._held_lists()
