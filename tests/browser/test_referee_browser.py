@@ -86,6 +86,7 @@ def test_a_referee_marks_a_match_abandoned(signed_in: Any, live_server: LiveServ
     ref.wait_for_selector("#referee-abandoned")
     assert "Abandoned at #8" in ref.inner_text("#referee-abandoned")
     assert ref.locator("#referee-abandon-open").count() == 0
+    assert not ref.is_visible("#pad-steps")  # no move to offer
     shot(ref, "referee-abandoned-pad-390")
     assert live_server.sb.summary(match_id)["status"] == "abandoned"
 
