@@ -26,6 +26,22 @@ def a_match(server: LiveServer, events: int = 7) -> str:
     return str(server.sb.import_log(import_lines([start, *log[1:events]]), "desk-0")["match_id"])
 
 
+def a_tournament_match(server: LiveServer, events: int = 7) -> tuple[str, str]:
+    """(a new tournament's id, the match of its round 1 table 1, `events` events recorded)."""
+    sb = server.sb
+    tid = sb.clubs.create_tournament({"name": f"Hall night {uuid.uuid4().hex[:6]}", "game": "hats-off",
+                                      "format": "swiss", "rounds": 1, "table_size": 2}, "ref")
+    for p in PLAYERS[:2]:
+        sb.clubs.enter(tid, p["id"], "ref", name=p["name"])
+    seats = sb.clubs.pair(tid, "ref")["tables"][0]["seats"]
+    match_id = sb.clubs.start_table(tid, 1, 1, "desk-0", {"target_score": 50})
+    names = {p["id"]: p["name"] for p in PLAYERS}
+    log = get_game("hats-off").random_match(random.Random(4), [{"id": p, "name": names[p]} for p in seats],
+                                            {"target_score": 50})
+    sb.append(match_id, [{"type": e["type"], "data": e["data"]} for e in log[1:events]], 1, "desk-0")
+    return tid, match_id
+
+
 def open_pad(page: Any, server: LiveServer, match_id: str) -> None:
     page.goto(f"{server.url}/record/{match_id}")
     page.wait_for_selector("#move-input")
@@ -37,7 +53,7 @@ def events_of(server: LiveServer, match_id: str) -> list[dict[str, Any]]:
 
 
 def test_a_correction_asked_on_one_phone_is_undone_on_the_referees(signed_in: Any, live_server: LiveServer) -> None:
-    match_id = a_match(live_server)
+    tid, match_id = a_tournament_match(live_server)
     desk = signed_in("recorder", **PHONE)
     open_pad(desk, live_server, match_id)
     desk.click("#referee-ask-open")
@@ -56,7 +72,15 @@ def test_a_correction_asked_on_one_phone_is_undone_on_the_referees(signed_in: An
                                                        "correction": True}
 
     ref = signed_in("referee", **PHONE)
-    open_pad(ref, live_server, match_id)
+    ref.goto(f"{live_server.url}/tournaments/{tid}")  # the referee finds the request on the tournament's page
+    ref.wait_for_selector("#corrections li.correction")
+    item = ref.locator("#corrections li.correction")
+    assert item.count() == 1 and "the hat went to the wrong hole" in item.inner_text()
+    assert "Round 1, table 1" in item.inner_text()
+    shot(ref, "referee-tournament-request-390")
+    ref.click("#corrections a.pad-link")
+    ref.wait_for_selector("#referee-panel")
+    assert ref.url.endswith(f"/record/{match_id}")
     undo = ref.locator("#referee-undo-8")
     assert undo.inner_text() == "Undo #6"
     box = undo.bounding_box()
@@ -71,6 +95,9 @@ def test_a_correction_asked_on_one_phone_is_undone_on_the_referees(signed_in: An
     assert open_requests(log) == []
     ref.wait_for_function("s => document.querySelector('#pad-echo').innerText.startsWith(s)", arg="#9 ")
     shot(ref, "referee-undone-390")
+    ref.goto(f"{live_server.url}/tournaments/{tid}")
+    ref.wait_for_selector("#corrections")
+    assert "None open" in ref.inner_text("#corrections")
 
 
 def test_a_referee_marks_a_match_abandoned(signed_in: Any, live_server: LiveServer) -> None:
