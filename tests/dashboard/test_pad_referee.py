@@ -1,6 +1,7 @@
 """The referee's part in the pages without a browser: the pad's referee panel (a recorder asks for a correction,
 a referee undoes or dismisses it, marks the match abandoned), the tournament page's open requests and abandoned
-tables, and the abandoned badges of the match list and the replay."""
+tables, the abandoned badges of the match list and the replay, and the statistics page without the abandoned
+match."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from dashboard.model import ReplayCache
 from dashboard.pages import matches as matches_page
 from dashboard.pages import pad, pad_referee
 from dashboard.pages import replay as replay_page
+from dashboard.pages import stats as stats_page
 from dashboard.pages import tournaments as tournaments_page
 from projections.corrections import open_requests
 from projections.registry import get_game
@@ -148,3 +150,13 @@ def test_the_tournament_page_lists_open_requests_and_abandoned_tables(tmp_path: 
         assert "assign a new match to the table, or record forfeits" in text(tree(missing["children"]))
     finally:
         sb.close()
+
+
+def test_the_statistics_page_leaves_an_abandoned_match_out(scorebook: Scorebook) -> None:
+    sb = scorebook
+    kept, gone = a_match(sb), a_match(sb, 5)
+    summary = stats_page.charts(stats_page.page_facts(sb, "hats-off"), "hats-off", None, None, None)["stats-summary"]
+    assert summary.startswith("Hats Off: 2 matches")
+    assert record(sb, REFEREE, gone, "abandon the hall closed").stored
+    summary = stats_page.charts(stats_page.page_facts(sb, "hats-off"), "hats-off", None, None, None)["stats-summary"]
+    assert summary.startswith("Hats Off: 1 match,") and {f.match_id for f in sb.facts()} == {kept}
