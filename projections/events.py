@@ -13,4 +13,5 @@ class Event(NamedTuple):
     data: dict[str, Any]
 
 
-COMMON_EVENT_TYPES = frozenset({"match_started", "note", "rewind", "bag_revealed"})
+COMMON_EVENT_TYPES = frozenset({"match_started", "note", "rewind", "bag_revealed", "match_abandoned"})
+"""The events every game shares, handled once by `projections.timeline.Fold` (docs/FORMAT.md)."""

@@ -50,11 +50,20 @@ class MatchStarted(EventData):
 class Note(EventData):
     text: str
     about_seq: int | None = Field(default=None, description="an earlier seq this note is about")
+    correction: bool | None = Field(
+        default=None, description="true: a request for the referee to correct the event about_seq (open until a "
+        "rewind covers that event or a note resolves it)")
+    resolves: int | None = Field(
+        default=None, description="the seq of a correction request this note closes without a rewind (a referee's)")
 
 
 class Rewind(EventData):
     to_seq: int = Field(description="the match continues from the state after this seq")
     reason: str
+
+
+class MatchAbandoned(EventData):
+    reason: str = Field(description="why the match stops here: it takes no more game events")
 
 
 class BagRevealed(EventData):
@@ -76,6 +85,13 @@ COMMON_EVENTS: tuple[EventSpec, ...] = (
         Rewind,
         "A referee's correction: play continues from the state after to_seq; the events between are superseded.",
         {"to_seq": 12, "reason": "tile 3-4-5 was placed on the wrong cell"},
+    ),
+    EventSpec(
+        "match_abandoned",
+        MatchAbandoned,
+        "A referee's decision: the match stops unfinished; no game event is taken after it (notes and rewinds are), "
+        "and it counts in no statistics, standings or ratings. A rewind to before it lets the match go on.",
+        {"reason": "Bo was taken ill"},
     ),
     EventSpec(
         "bag_revealed",

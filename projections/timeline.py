@@ -1,4 +1,4 @@
-"""The log as a timeline: every game's states, with `note` and `rewind` handled once for all games.
+"""The log as a timeline: every game's states, with `note`, `rewind` and `match_abandoned` handled once for all games.
 
 `Fold` keeps the state after every seq, so a replay step or a "state at seq k" is a lookup. It is a
 persistent value: `apply` returns a new Fold and leaves the old one valid (the lists are shared
@@ -11,6 +11,11 @@ A fold may also start part-way (`Fold.resume`, from a stored snapshot of the sta
 the events and states from b on, plus the match_started event. An earlier seq (`state_at`, `event`,
 `describe`, `points`, `at`, `events`, a rewind to before b) asks its `earlier` loader once for the fold of
 seqs 1..b, shared by every fold extended from it; without a loader it raises EarlierNotHeld.
+
+A `match_abandoned` (a referee's decision: the match stops here, docs/FORMAT.md) leaves the state as it is
+and refuses every later game event; notes and rewinds are still taken, and a rewind to before it supersedes it
+(the match goes on). `abandons` keeps the seq of every match_abandoned applied, so `at` and a resumed fold
+know it without the events; `abandoned` is the one in force (0: none).
 
 A fold plays the rules version its match_started names (none: 1), chosen once at the start (`_rules_of`),
 and reads stored events through the named upcasters of `projections/upcasters.py` (docs/FORMAT.md,
@@ -68,7 +73,8 @@ class Fold(Generic[S]):
     `Fold.resume`; `apply` extends it.
     """
 
-    __slots__ = ("game", "players", "_events", "_states", "_n", "superseded_by", "_base", "_start", "_earlier")
+    __slots__ = ("game", "players", "_events", "_states", "_n", "superseded_by", "_base", "_start", "_earlier",
+                 "abandons")
 
     def __init__(
         self,
@@ -82,6 +88,7 @@ class Fold(Generic[S]):
         base: int = 1,
         start: Event | None = None,
         earlier: _Earlier | None = None,
+        abandons: tuple[int, ...] = (),
     ) -> None:
         self.game = game
         self.players = players  # (id, name) in seat order
@@ -92,6 +99,7 @@ class Fold(Generic[S]):
         self._base = base
         self._start = start if start is not None else events[0]  # match_started, always held
         self._earlier = earlier
+        self.abandons = abandons  # the seq of every match_abandoned applied, superseded or not
 
     @staticmethod
     def begin(event: Event) -> Fold[Any]:
@@ -115,10 +123,12 @@ class Fold(Generic[S]):
         state: Any,
         superseded_by: Mapping[int, int],
         earlier: Callable[[], Fold[Any]] | None = None,
+        abandons: tuple[int, ...] = (),
     ) -> Fold[Any]:
         """The fold as it was right after `event` (seq b), whose state was `state`, without the events and
         states before b. `start` is the match's match_started event; `earlier`, when given, returns the
-        fold of seqs 1..b, and is called (once) only if an earlier seq is asked for."""
+        fold of seqs 1..b, and is called (once) only if an earlier seq is asked for; `abandons`: the fold's
+        `abandons` at b."""
         if start.seq != 1 or start.type != "match_started":
             raise IllegalEvent("a resumed fold needs the match's match_started event (seq 1)")
         if event.seq == 1:
@@ -128,7 +138,8 @@ class Fold(Generic[S]):
             event = upcast(game.name, event)
         players = tuple((p["id"], p.get("name") or p["id"]) for p in start.data["players"])
         return Fold(game, players, [event], [unshared(state)], event.seq, dict(superseded_by), base=event.seq,
-                    start=start, earlier=_Earlier(earlier) if earlier is not None else None)
+                    start=start, earlier=_Earlier(earlier) if earlier is not None else None,
+                    abandons=tuple(a for a in abandons if a <= event.seq))
 
     @property
     def seq(self) -> int:
@@ -194,13 +205,22 @@ class Fold(Generic[S]):
     def finished(self) -> bool:
         return self.game.is_finished(self.state)
 
+    @property
+    def abandoned(self) -> int:
+        """The seq of the match_abandoned in force (not superseded by a rewind), or 0: the match goes on."""
+        for seq in reversed(self.abandons):
+            if seq <= self._n and seq not in self.superseded_by:
+                return seq
+        return 0
+
     def apply(self, event: Event) -> Fold[S]:
         """The fold with `event` appended, or IllegalEvent; `self` is never changed."""
         n = self._n
         if after_start(self.game.name):
             event = upcast(self.game.name, event)
         t = event.type
-        if event.seq != n + 1 or type(t) is not str or not t or t in COMMON_EVENT_TYPES or type(event.data) is not dict:
+        if (event.seq != n + 1 or type(t) is not str or not t or t in COMMON_EVENT_TYPES or type(event.data) is not dict
+                or self.abandons):
             return self._apply_other(event)  # every refusal of the envelope, and the shared events
         state = self.game.apply(self._states[n - self._base], event)  # the shared guards, then the game's handler
         events, states = self._held_lists()
@@ -209,13 +229,16 @@ class Fold(Generic[S]):
         return self._with(events, states, n + 1, self.superseded_by)
 
     def _apply_other(self, event: Event) -> Fold[S]:
-        """`apply` for an envelope to refuse, match_started, a note or a rewind (or data of a dict subclass)."""
+        """`apply` for an envelope to refuse, match_started, a note, a rewind, match_abandoned, or any event of a
+        match abandoned once (or data of a dict subclass)."""
         _check_envelope(event, self._n)
-        superseded = self.superseded_by
+        superseded, abandons = self.superseded_by, self.abandons
         if event.type == "match_started":
             raise IllegalEvent("the match has already started; match_started comes only once, first")
         if event.type == "note":
             _check_note(event, self._n)
+            if "resolves" in event.data:
+                self._check_resolves(event.data["resolves"])
             state = self.state
         elif event.type == "bag_revealed":  # the committed bag's seed, recorded by the server at the end
             _refuse(reveal_problem(self._start.data, event.data))
@@ -226,12 +249,40 @@ class Fold(Generic[S]):
             superseded = dict(superseded)
             for s in range(to_seq + 1, event.seq):
                 superseded.setdefault(s, event.seq)
+        elif event.type == "match_abandoned":
+            self._check_abandon(event)
+            state = self.state
+            abandons = (*abandons, event.seq)
         else:
+            if self.abandoned:
+                try:
+                    why = f" ({self.event(self.abandoned).data.get('reason', '')})"
+                except EarlierNotHeld:  # resumed after it with no loader: the refusal without its reason
+                    why = ""
+                raise IllegalEvent(f"the match was abandoned at #{self.abandoned}{why}; only notes and a "
+                                   "referee's rewind are accepted")
             state = self.game.apply(self.state, event)
         events, states = self._held_lists()
         events.append(event)
         states.append(state)
-        return self._with(events, states, self._n + 1, superseded)
+        return self._with(events, states, self._n + 1, superseded, abandons)
+
+    def _check_resolves(self, seq: Any) -> None:
+        """A note's `resolves`: the seq of an earlier note that asked for a correction."""
+        if not (is_int(seq) and 1 <= seq <= self._n):
+            raise IllegalEvent(f"note: resolves must be the seq of an earlier correction request, 1..{self._n}")
+        asked = self.event(seq)
+        if asked.type != "note" or asked.data.get("correction") is not True:
+            raise IllegalEvent(f"note: resolves names #{seq}, which is not a correction request")
+
+    def _check_abandon(self, event: Event) -> None:
+        reason = event.data.get("reason")
+        if not isinstance(reason, str) or not reason.strip():
+            raise IllegalEvent("match_abandoned: give the reason (a string): the players left, the hall closed…")
+        if self.abandoned:
+            raise IllegalEvent(f"match_abandoned: the match was abandoned already, at #{self.abandoned}")
+        if self.finished:
+            raise IllegalEvent("match_abandoned: the match is finished; a finished match keeps its result")
 
     def _held_lists(self) -> tuple[list[Event], list[S]]:
         """The lists to append this fold's next event and state to: its own, unless an older fold is being
@@ -242,11 +293,13 @@ class Fold(Generic[S]):
             return events[:held], states[:held]
         return events, states
 
-    def _with(self, events: list[Event], states: list[S], n: int, superseded: Mapping[int, int]) -> Fold[S]:
+    def _with(self, events: list[Event], states: list[S], n: int, superseded: Mapping[int, int],
+              abandons: tuple[int, ...] | None = None) -> Fold[S]:
         """This match's fold holding `events` and `states` up to seq `n`."""
         new: Fold[S] = _new(Fold)
         new.game, new.players, new._base, new._start, new._earlier = (
             self.game, self.players, self._base, self._start, self._earlier)
+        new.abandons = self.abandons if abandons is None else abandons
         new._events, new._states, new._n, new.superseded_by = events, states, n, superseded
         return new
 
@@ -255,7 +308,7 @@ class Fold(Generic[S]):
 
         The same as `apply` event by event, with no Fold built for the states in between."""
         own, states = self._held_lists()
-        n, superseded, state = self._n, self.superseded_by, states[-1]
+        n, superseded, state, abandons = self._n, self.superseded_by, states[-1], self.abandons
         game = self.game
         if after_start(game.name):  # asked once per batch: no game has an upcaster after match_started today
             events = upcast_all(game.name, events)
@@ -266,16 +319,16 @@ class Fold(Generic[S]):
             # `apply` itself, which refuses it or takes a shared event. A handler is found only for a game's
             # own types (never a shared one: tests/games/test_game_contract.py), so `t` is then a non-empty string.
             handler = handlers.get(t) if type(t) is str else None
-            if handler is not None and seq == n + 1 and type(data) is dict and not finished(state):
+            if handler is not None and seq == n + 1 and type(data) is dict and not finished(state) and not abandons:
                 state = handler(state, data)
                 own.append(event)
                 states.append(state)
                 n += 1
             else:
-                fold = self._with(own, states, n, superseded).apply(event)
+                fold = self._with(own, states, n, superseded, abandons).apply(event)
                 own, states, n, superseded = fold._events, fold._states, fold._n, fold.superseded_by
-                state = states[-1]
-        return self._with(own, states, n, superseded)
+                abandons, state = fold.abandons, states[-1]
+        return self._with(own, states, n, superseded, abandons)
 
     def run(self, events: Sequence[Event], marks: Container[int] = ()) -> tuple[Fold[S], dict[int, Fold[S]]]:
         """`extend` for a log that is checked once and stored (an import): the fold after the last event, and
@@ -303,7 +356,7 @@ class Fold(Generic[S]):
     def _alone(self, event: Event, state: S) -> Fold[S]:
         """This match's fold right after `event`, holding only `state` (`resume`'s shape, without a loader)."""
         return Fold(self.game, self.players, [event], [state], event.seq, dict(self.superseded_by), base=event.seq,
-                    start=self._start)
+                    start=self._start, abandons=self.abandons)
 
     def at(self, seq: int) -> Fold[S]:
         """The fold as it was when event `seq` had just been recorded."""
@@ -312,7 +365,7 @@ class Fold(Generic[S]):
             return self._before().at(seq)
         superseded = {s: r for s, r in self.superseded_by.items() if r <= seq}
         return Fold(self.game, self.players, self._events, self._states, seq, superseded, base=self._base,
-                    start=self._start, earlier=self._earlier)
+                    start=self._start, earlier=self._earlier, abandons=tuple(a for a in self.abandons if a <= seq))
 
     def describe(self, seq: int) -> Annotation:
         e = self.event(seq)
@@ -326,6 +379,8 @@ class Fold(Generic[S]):
             return Annotation(f"the bag's seed revealed: {str(e.data.get('seed'))[:12]}… (every draw can be checked)")
         if e.type == "rewind":
             return Annotation(f"rewind to #{e.data['to_seq']}: {e.data.get('reason', '')}", tags=("rewind",))
+        if e.type == "match_abandoned":
+            return Annotation(f"match abandoned: {e.data.get('reason', '')}", tags=("abandoned",))
         return self.game.describe(self._state(seq - 1), e, self._state(seq))
 
     def marks(self, seq: int) -> Mark:
@@ -375,6 +430,8 @@ def _check_note(event: Event, last_seq: int) -> None:
     about = event.data.get("about_seq")
     if about is not None and not (is_int(about) and 1 <= about <= last_seq):
         raise IllegalEvent(f"note: about_seq must be an earlier seq, 1..{last_seq}")
+    if "correction" in event.data and type(event.data["correction"]) is not bool:
+        raise IllegalEvent("note: correction must be true or false")
 
 
 def _check_rewind(event: Event, last_seq: int, superseded: Mapping[int, int]) -> int:

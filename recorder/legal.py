@@ -86,7 +86,7 @@ def table_fold(whole: Fold[Any], view: View) -> Fold[Any]:
             at = whole.at(e.seq)
             earlier = table
             table = Fold.resume(events[0], redacted, as_table(at.state, view.sees), at.superseded_by,
-                                earlier=lambda earlier=earlier: earlier)  # type: ignore[misc]
+                                earlier=lambda earlier=earlier: earlier, abandons=at.abandons)  # type: ignore[misc]
     return table
 
 

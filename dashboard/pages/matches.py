@@ -34,7 +34,8 @@ def layout(sb: Scorebook) -> html.Div:
                 placeholder="Anyone", clearable=True)]),
             html.Label(["Status", dcc.Dropdown(
                 id="filter-status",
-                options=[{"label": "in progress", "value": "in_progress"}, {"label": "finished", "value": "finished"}],
+                options=[{"label": "in progress", "value": "in_progress"}, {"label": "finished", "value": "finished"},
+                         {"label": "abandoned", "value": "abandoned"}],
                 placeholder="Any status", clearable=True)]),
         ]),
         dcc.Store(id="matches-offset", data=0),

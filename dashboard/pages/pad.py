@@ -8,7 +8,8 @@ previous effective event, with a reason).
 
 How an event travels: the browser makes an `event_id` (assets/pad.js, clientside), kept with the line
 until the server has answered; Enter sends {line, event_id, seq}. The server (`record_line`) reads the
-line in the state at `seq` (projections.notation.parse_line), checks the role (`auth.check_events`),
+line in the state at `seq` (`pad_referee.parse`: its lines, then projections.notation), checks the role
+(`auth.check_events`),
 appends with `expected_seq = seq` and the event_id: a retry of a line already stored is answered with
 the stored event; a stale seq (someone else recorded) reloads the pad at the current seq and keeps the
 typed line. The reducer's refusal is shown with its reason and nothing is stored.
@@ -30,11 +31,11 @@ from dash import ClientsideFunction, Dash, Input, Output, State, ctx, dcc, html,
 
 from dashboard.boards import board_figure, board_module, choice_face, player_lines
 from dashboard.model import Choices, Position, PositionCache, choices, points_text
+from dashboard.pages import pad_referee
 from dashboard.pages.signin import principal, sign_in_prompt
 from dashboard.theme import seat_colours
 from projections.errors import IllegalEvent
 from projections.events import COMMON_EVENT_TYPES
-from projections.notation import parse_line
 from projections.redaction import FULL, View, describe, redact_state
 from projections.registry import game_title
 from projections.timeline import Fold
@@ -324,7 +325,7 @@ def record_line(sb: Scorebook, who: Principal | None, match_id: str, line: str, 
     if not 1 <= expected_seq <= fold.seq:
         expected_seq = fold.seq
     try:
-        event = parse_line(fold.game, fold.state_at(expected_seq), line)
+        event = pad_referee.parse(fold.game, fold.state_at(expected_seq), line)
     except IllegalEvent as e:
         return Outcome(False, f"Not understood: {e.reason}", fold.seq)
     try:
@@ -424,6 +425,7 @@ def layout(sb: Scorebook, cache: PositionCache, match_id: str) -> html.Div:
                          className="pad-board-wrap", **attrs({"data-game": fold.game.name})),
             ]),
             html.Div(className="pad-side", children=[
+                pad_referee.panel_div(sb, match_id, who, fold),
                 html.Div(view.panel, id="pad-panel", className="pad-panel"),
                 html.Div(view.undo, id="pad-undo-wrap"),
                 html.H3("Last events"),
@@ -434,6 +436,7 @@ def layout(sb: Scorebook, cache: PositionCache, match_id: str) -> html.Div:
 
 
 def register(app: Dash, sb: Scorebook, cache: PositionCache) -> None:
+    pad_referee.register(app, sb)
     app.clientside_callback(
         ClientsideFunction(namespace="scorepad", function_name="send"),
         Output("pad-send", "data"),

@@ -1,8 +1,9 @@
 """The tournaments: `/tournaments` lists them, `/tournaments/<id>` shows one — its facts, a round's table
-sheet (`?round=N`, the latest paired by default), the standings, the tables still missing a result and the
-downloads (standings CSV, archive). Everything is read from the club service (`sb.clubs`,
-recorder/clubs/service.py); nothing is written here. Printing the page prints the sheet and the standings
-(dashboard/assets/clubs.css)."""
+sheet (`?round=N`, the latest paired by default), the open correction requests of its tables' matches (each with
+a link to the table's pad, where a referee undoes or dismisses it), the standings, the tables still missing a
+result (an abandoned match's table among them) and the downloads (standings CSV, archive). Everything is read
+from the club service (`sb.clubs`, recorder/clubs/service.py); nothing is written here. Printing the page prints
+the sheet and the standings (dashboard/assets/clubs.css)."""
 
 from __future__ import annotations
 
@@ -97,6 +98,7 @@ def layout(sb: Scorebook, tournament_id: str, search: str | None = None) -> html
         return not_found(tournament_id)
     number = round_from_search(search, state.current_round)
     table = standings_table(sb.clubs.standings(tournament_id))
+    statuses = match_statuses(sb, state)
     return html.Div(className="page tournament", **attrs(data_tournament=tournament_id), children=[
         html.Div(className="tournament-head", children=[
             html.H1([state.name, html.Span(game_title(state.game), className="subtitle")], id="tournament-name"),
@@ -109,10 +111,14 @@ def layout(sb: Scorebook, tournament_id: str, search: str | None = None) -> html
                    download=f"{tournament_id}.jsonl", className="btn", id="download-archive"),
             html.Span("Printing this page prints the round sheet and the standings.", className="muted small"),
         ]),
+        html.Section(className="corrections-section no-print", children=[
+            html.H2("Correction requests"),
+            corrections_list(sb.clubs.corrections(tournament_id), state),
+        ]),
         html.Section(className="sheet-section", children=[
             html.H2(f"Round {number} of {state.rounds}" if number else "Round sheet", id="sheet-title"),
             round_picker(tournament_id, state, number),
-            round_sheet(state, state.round(number)) if number else html.P(
+            round_sheet(state, state.round(number), statuses) if number else html.P(
                 "No round is paired yet.", className="muted", id="round-sheet"),
         ]),
         html.Section(className="standings-section", children=[
@@ -123,8 +129,48 @@ def layout(sb: Scorebook, tournament_id: str, search: str | None = None) -> html
         ]),
         html.Section(className="missing-section no-print", children=[
             html.H2("Missing results"),
-            missing_list(tournament_id, state),
+            missing_list(tournament_id, state, statuses),
         ]),
+    ])
+
+
+def match_statuses(sb: Scorebook, state: Tournament) -> dict[str, str]:
+    """The status of the match of every table still waiting for its result (in_progress or abandoned)."""
+    out = {}
+    for rnd in state.paired:
+        for t in rnd.tables:
+            if t.match_id is not None and not t.settled:
+                try:
+                    out[t.match_id] = str(sb.summary(t.match_id)["status"])
+                except NotFound:
+                    continue
+    return out
+
+
+def record_href(match_id: str) -> str:
+    return f"/record/{match_id}"
+
+
+def corrections_list(requests: list[dict[str, Any]], state: Tournament) -> Any:
+    """The open correction requests, table by table, each with a link to the table's pad."""
+    if not requests:
+        return html.P("None open: no scorekeeper is waiting for a referee.", className="muted", id="corrections")
+    items = []
+    for r in requests:
+        about = f"#{r['about_seq']}" if r["about_seq"] else "the match"
+        items.append(html.Li(className="correction", **attrs(data_match=r["match_id"], data_seq=str(r["seq"])),
+                             children=[
+            html.Strong(f"Round {r['round']}, table {r['table']}"),
+            " (", " – ".join(_name(state, p) for p in r["seats"]), ")",
+            html.Span(" abandoned", className="badge badge-abandoned") if r["status"] == "abandoned" else None,
+            f": about {about} — {r['text']}",
+            html.Span(f" · asked by {r['recorded_by']}" if r["recorded_by"] else "", className="muted"),
+            " · ", dcc.Link("open the pad ▸", href=record_href(r["match_id"]), className="pad-link"),
+        ]))
+    return html.Div(id="corrections", className="corrections-open", children=[
+        html.Ul(items, className="corrections-list"),
+        html.P("A referee opens the pad: each request there has Undo (a rewind to before the event, the request's "
+               "words as its reason) and Dismiss.", className="muted small"),
     ])
 
 
@@ -165,18 +211,20 @@ def _name(state: Tournament, pid: str) -> str:
     return entrant.name if entrant is not None else pid
 
 
-def table_status(t: Table) -> tuple[str, str]:
-    """(what the table is at, its badge's class)."""
+def table_status(t: Table, statuses: dict[str, str] | None = None) -> tuple[str, str]:
+    """(what the table is at, its badge's class); `statuses`: the waiting tables' match statuses."""
     if t.result is not None:
         return "result taken", "badge-finished"
     if t.settled:
         return "settled by forfeit", "badge-forfeit"
+    if t.match_id is not None and (statuses or {}).get(t.match_id) == "abandoned":
+        return "abandoned", "badge-abandoned"
     if t.match_id is not None:
         return "playing", "badge-in_progress"
     return "not started", "badge-waiting"
 
 
-def table_block(state: Tournament, rnd: Round, t: Table) -> html.Div:
+def table_block(state: Tournament, rnd: Round, t: Table, statuses: dict[str, str] | None = None) -> html.Div:
     totals = t.result.totals if t.result is not None else {}
     rows = []
     for seat, pid in enumerate(t.seats, start=1):
@@ -192,7 +240,7 @@ def table_block(state: Tournament, rnd: Round, t: Table) -> html.Div:
             html.Td([dcc.Link(_name(state, pid), href=player_href(pid), className="player-link"), *marks]),
             html.Td(score, className="num seat-score"),
         ]))
-    label, badge = table_status(t)
+    label, badge = table_status(t, statuses)
     foot: Any = (dcc.Link(["Match ", html.Code(t.match_id[:8]), " ▸"], href=replay_href(t.match_id),
                           className="replay-link") if t.match_id is not None
                  else html.Span("no match assigned yet", className="muted"))
@@ -210,8 +258,8 @@ def table_block(state: Tournament, rnd: Round, t: Table) -> html.Div:
     ])
 
 
-def round_sheet(state: Tournament, rnd: Round) -> html.Div:
-    blocks: list[Any] = [table_block(state, rnd, t) for t in sorted(rnd.tables, key=lambda t: t.number)]
+def round_sheet(state: Tournament, rnd: Round, statuses: dict[str, str] | None = None) -> html.Div:
+    blocks: list[Any] = [table_block(state, rnd, t, statuses) for t in sorted(rnd.tables, key=lambda t: t.number)]
     if rnd.byes:
         byes: list[Any] = []
         for i, pid in enumerate(rnd.byes):
@@ -260,7 +308,7 @@ def standings_table(rows: list[Standing]) -> Any:
         className="table standings", id="standings", children=[head, html.Tbody(body)]))
 
 
-def missing_list(tournament_id: str, state: Tournament) -> Any:
+def missing_list(tournament_id: str, state: Tournament, statuses: dict[str, str] | None = None) -> Any:
     missing = missing_results(state)
     if not missing:
         return html.P("None: every paired table has its result." if state.current_round
@@ -268,11 +316,14 @@ def missing_list(tournament_id: str, state: Tournament) -> Any:
     items = []
     for number, table, seats in missing:
         t = state.round(number).tables[table - 1]
-        where = (dcc.Link("match ▸", href=replay_href(t.match_id), className="replay-link")
-                 if t.match_id is not None else html.Span("no match assigned yet", className="muted"))
+        where: list[Any] = [dcc.Link("match ▸", href=replay_href(t.match_id), className="replay-link")
+                            if t.match_id is not None else html.Span("no match assigned yet", className="muted")]
+        if t.match_id is not None and (statuses or {}).get(t.match_id) == "abandoned":
+            where = [html.Span("abandoned", className="badge badge-abandoned"), " ", *where,
+                     html.Span(" — assign a new match to the table, or record forfeits", className="muted small")]
         items.append(html.Li(className="missing", **attrs(data_round=str(number), data_table=str(table)), children=[
             html.A(f"Round {number}, table {table}", href=tournament_href(tournament_id, number)),
-            ": ", " – ".join(_name(state, p) for p in seats), " · ", where,
+            ": ", " – ".join(_name(state, p) for p in seats), " · ", *where,
         ]))
     return html.Div(id="missing-results", children=[
         html.Ul(items, className="missing-list"),

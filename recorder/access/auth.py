@@ -23,7 +23,7 @@ from recorder.sql.engine import autocommit_driver, driver_rows, for_writing
 from recorder.sql.tables import ApiToken, utcnow
 
 ROLES = ("recorder", "referee", "admin")  # each may do what the ones before it may
-EVENT_ROLES = {"rewind": "referee"}  # event types that need more than a recorder
+EVENT_ROLES = {"rewind": "referee", "match_abandoned": "referee"}  # event types that need more than a recorder
 
 
 @dataclass(frozen=True)
@@ -42,10 +42,15 @@ def token_digest(token: str) -> str:
 
 def check_events(who: Principal, events: Iterable[Any]) -> None:
     """Forbidden, naming the role needed, unless `who` may write every one of `events` (mappings with a
-    "type", or objects with a `.type`: NewEvent, the API's models). A rewind needs a referee."""
+    "type", or objects with a `.type`: NewEvent, the API's models). A rewind, marking a match abandoned and a
+    note that resolves a correction request need a referee; anyone recording may ask for a correction."""
     for event in events:
         kind = event.get("type") if isinstance(event, Mapping) else getattr(event, "type", None)
         needed = EVENT_ROLES.get(kind) if isinstance(kind, str) else None
+        if kind == "note":
+            data = event.get("data") if isinstance(event, Mapping) else getattr(event, "data", None)
+            if isinstance(data, Mapping) and data.get("resolves") is not None:
+                needed, kind = "referee", "resolve a correction request"
         if needed is not None and not who.may(needed):
             raise Forbidden(f"only a {needed} may {kind}; token {who.name!r} is a {who.role}")
 

@@ -110,12 +110,47 @@ class MatchSummary(BaseModel):
     match_id: str
     game: str
     players: list[Player]
-    status: Literal["in_progress", "finished"]
+    status: Literal["in_progress", "finished", "abandoned"] = Field(
+        description="abandoned: a referee's match_abandoned stopped it (no result, out of statistics)")
     winners: list[str]
     seq: int = Field(description="the last seq")
     meta: dict[str, Any]
     created_at: str
     updated_at: str
+
+
+class CorrectionOut(BaseModel):
+    """A correction request: a note flagged for the referee (docs/FORMAT.md, "Correction requests")."""
+
+    seq: int = Field(description="the request's own seq (a note)")
+    about_seq: int | None = Field(description="the event to correct; null when not said")
+    text: str
+    recorded_by: str | None
+    recorded_at: str | None
+    open: bool = Field(description="false once a rewind covered the event or a note resolved the request")
+    resolved_by: int | None = Field(description="the seq of the rewind or note that closed it")
+    resolution: Literal["rewind", "note"] | None
+
+
+class MatchCorrections(BaseModel):
+    match_id: str
+    status: Literal["in_progress", "finished", "abandoned"]
+    requests: list[CorrectionOut] = Field(description="in seq order")
+
+
+class TableCorrection(CorrectionOut):
+    """A request with the tournament table whose match it is in."""
+
+    round: int
+    table: int
+    seats: list[str]
+    match_id: str
+    status: Literal["in_progress", "finished", "abandoned"]
+
+
+class TournamentCorrections(BaseModel):
+    tournament_id: str
+    requests: list[TableCorrection] = Field(description="by round, table, then seq")
 
 
 class ImportInfo(BaseModel):

@@ -32,6 +32,7 @@ from projections.clubs.ratings import GameRatings, ratings, results_from_facts
 from projections.clubs.standings import Standing, standings
 from projections.clubs.tournament import Tournament
 from projections.clubs.tournament import to_json as tournament_to_json
+from projections.corrections import requests
 from projections.errors import IllegalEvent
 from projections.stats import MatchFacts, distinct
 from recorder.errors import BadRequest, Conflict, ImportRefused, Refused
@@ -55,6 +56,7 @@ class Matches(Protocol):
     def facts(self, game: str | None = None) -> list[MatchFacts]: ...
     def scores(self, match_id: str, at: int | None = None) -> dict[str, Any]: ...
     def summary(self, match_id: str) -> dict[str, Any]: ...
+    def events(self, match_id: str) -> list[dict[str, Any]]: ...
     def start_match(self, data: dict[str, Any], recorded_by: str = ..., event_id: str | None = None
                     ) -> dict[str, Any]: ...
 
@@ -307,6 +309,22 @@ class Clubs:
     def close(self, tournament_id: str, by: str) -> None:
         self.collect_results(tournament_id, by)
         self._write(tournament_id, lambda _: [NewEvent("tournament_closed", {})], by)
+
+    def corrections(self, tournament_id: str, open_only: bool = True) -> list[dict[str, Any]]:
+        """The correction requests of the tournament's matches (the open ones, or all), table by table: round,
+        table, seats, match id and status (an abandoned match is listed as such), and each request
+        (`projections.corrections`)."""
+        state = self.tournament(tournament_id)
+        out: list[dict[str, Any]] = []
+        for rnd in state.paired:
+            for t in rnd.tables:
+                if t.match_id is None:
+                    continue
+                found = requests(self.sb.events(t.match_id))
+                out.extend({"round": rnd.number, "table": t.number, "seats": list(t.seats), "match_id": t.match_id,
+                            "status": self.sb.summary(t.match_id)["status"], **r.to_json()}
+                           for r in found if r.open or not open_only)
+        return out
 
     def standings(self, tournament_id: str) -> list[Standing]:
         return standings(self.tournament(tournament_id))

@@ -1,10 +1,10 @@
 """The statistics facts of every match (`match_facts`): a followed read model, and its reads.
 
-`Facts` computes a match's row from its fold (`projections.stats.match_facts`) and writes a batch over the
-old rows, keeping a row written meanwhile from a later seq (a facts row is a function of the log up to its
-seq, and the log only grows). `FactsReader` serves them: every read catches the projector up first, so the
-statistics page never shows less than what was committed before it asked, and rows are decoded once per
-process and kept while their seq stays the same.
+`Facts` computes a match's row from its fold (`projections.stats.match_facts`; none for an abandoned match: it
+counts in no statistics) and writes a batch over the old rows, keeping a row written meanwhile from a later seq
+(a facts row is a function of the log up to its seq, and the log only grows). `FactsReader` serves them: every
+read catches the projector up first, so the statistics page never shows less than what was committed before it
+asked, and rows are decoded once per process and kept while their seq stays the same.
 """
 
 from __future__ import annotations
@@ -39,7 +39,9 @@ class Facts(ReadModel):
     followed: ClassVar[bool] = True
 
     def compute(self, match: MatchToProject, fold: Fold[Any], rows: Sequence[EventRow]) -> list[dict[str, Any]]:
-        return [facts_row(match, fold, rows)]
+        # An abandoned match is out of the statistics (and so of the ratings and the players' pages): no row, and
+        # `write` deletes the one it had. A rewind to before its match_abandoned brings the row back.
+        return [] if fold.abandoned else [facts_row(match, fold, rows)]
 
     def write(self, conn: Connection, batch: Sequence[Projected]) -> None:
         ids = [p.match_id for p in batch]

@@ -296,7 +296,7 @@ class EventStore(ChainedStore):
                 fold = _applied(fold, expected_seq + 1 + i, e, text)
         except (BadRequest, Refused):
             return None
-        if fold.finished:
+        if fold.finished or bool(fold.abandoned) != bool(stored.fold.abandoned):  # the match's status changes
             return None
         at, spelled = stamped()  # the rows' time as hashed (to the millisecond), and the match's updated_at
         envelopes, texts = chained(events, expected_seq + 1, stored.head, recorded_by, at, texts, spelled)
@@ -474,7 +474,7 @@ class EventStore(ChainedStore):
         # Hats Off match, than the rest of an append's own work.
         finished = fold.finished
         winners = list(fold.game.scores(fold.state).winners) if finished else []
-        status = "finished" if finished else "in_progress"
+        status = "finished" if finished else "abandoned" if fold.abandoned else "in_progress"
         # In this transaction: never ahead of its rows.
         snapshots = self._snapshot_rows(head.id, fold, envelopes, fold_at)
         was = head.detail  # the match's status
@@ -645,7 +645,7 @@ class EventStore(ChainedStore):
         if fold.holds(1):
             return fold
         return Fold.resume(fold.event(1), fold.event(fold.seq), fold.state, fold.superseded_by,
-                           earlier=partial(self._earlier, match_id, fold.seq, head))
+                           earlier=partial(self._earlier, match_id, fold.seq, head), abandons=fold.abandons)
 
     def _snapshot_due(self, seqs: Iterable[int]) -> bool:
         """Whether a snapshot is due at any of `seqs` (a multiple of N)."""
@@ -676,7 +676,8 @@ class EventStore(ChainedStore):
                     continue
                 event = Event(snap.seq, env["type"], env["data"])
                 fold = Fold.resume(snap.start, event, snap.state, snap.superseded_by,
-                                   earlier=partial(self._earlier, match_id, snap.seq, snap.hash))
+                                   earlier=partial(self._earlier, match_id, snap.seq, snap.hash),
+                                   abandons=snap.abandons)
             except Exception:  # a snapshot is an optimisation: whatever is wrong with it, fold from the log
                 continue
             return StoredFold(fold, snap.hash, snap.seq), rows[1:]

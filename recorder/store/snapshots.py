@@ -68,6 +68,7 @@ class Resumable:
     start: Event
     state: Any
     superseded_by: dict[int, int]
+    abandons: tuple[int, ...] = ()  # the fold's match_abandoned seqs (`Fold.abandons`)
 
 
 # Objects every state of a game shares (hi-spot's default tile set, with its memo) are written as a name,
@@ -136,7 +137,7 @@ class Snapshots:
     def values(self, match_id: str, fold: Fold[Any], seq: int, hash: str) -> dict[str, Any]:
         """The snapshot of `fold` right after `seq`, whose event's hash is `hash`, as a row's column values."""
         at = fold.at(seq)
-        payload = _dumps((fold.event(1), at.state, dict(at.superseded_by)), fold.game.name)
+        payload = _dumps((fold.event(1), at.state, dict(at.superseded_by), at.abandons), fold.game.name)
         return {"match_id": match_id, "seq": seq, "hash": hash, "version": self.version,
                 "mac": self._mac(match_id, seq, hash, self.version, payload), "payload": payload,
                 "created_at": utcnow()}
@@ -159,12 +160,12 @@ class Snapshots:
         if not hmac.compare_digest(self._mac(match_id, row.seq, row.hash, row.version, payload), row.mac or ""):
             return None
         try:
-            start, state, superseded = _loads(payload)
+            start, state, superseded, abandons = _loads(payload)
         except Exception:  # a snapshot is an optimisation: one that cannot be read is not used
             return None
-        if not isinstance(start, Event) or not isinstance(superseded, dict):
+        if not isinstance(start, Event) or not isinstance(superseded, dict) or not isinstance(abandons, tuple):
             return None
-        return Resumable(row.seq, row.hash, start, state, superseded)
+        return Resumable(row.seq, row.hash, start, state, superseded, abandons)
 
     def candidates(self, conn: Connection, match_id: str, upto: int, limit: int = 3) -> Iterator[Resumable]:
         """Verified snapshots of the match at seqs <= `upto`, latest first. Read on the driver's cursor, in

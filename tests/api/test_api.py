@@ -271,8 +271,8 @@ def test_games_lists_every_game_with_options_and_events(client: TestClient, scor
         for name, option in game.descriptor.options.items():
             assert info["options"][name]["default"] == option.default
         types = [e["type"] for e in info["events"]]
-        shared = ["match_started", "note", "rewind", "bag_revealed"]
-        assert types[:4] == shared and set(types[4:]) == set(game.event_types)
+        shared = ["match_started", "note", "rewind", "match_abandoned", "bag_revealed"]
+        assert types[:5] == shared and set(types[5:]) == set(game.event_types)
 
 
 def test_game_schema_types_every_event_and_names_known_games(client: TestClient, scorebook: Scorebook) -> None:
@@ -347,6 +347,7 @@ STATUSES = {
     ("get", "/api/matches/{match_id}/missed"): {200, 401, 403, 404},
     ("get", "/api/matches/{match_id}/export"): {200, 401, 404},
     ("get", "/api/matches/{match_id}/verify"): {200, 404},
+    ("get", "/api/matches/{match_id}/corrections"): {200, 404},
     ("post", "/api/matches/{match_id}/events"): {200, 201, 400, 401, 403, 404, 409, 413, 422},
     ("get", "/api/matches/{match_id}/events"): {200, 400, 401, 404},
     ("get", "/api/events"): {200, 400, 401},
@@ -368,6 +369,7 @@ STATUSES = {
     ("post", "/api/tournaments"): {201, 400, 401, 403, 409, 413, 422},
     ("post", "/api/tournaments/import"): {201, 400, 401, 403, 409, 413, 422},
     ("get", "/api/tournaments/{tournament_id}"): {200, 404},
+    ("get", "/api/tournaments/{tournament_id}/corrections"): {200, 404},
     ("post", "/api/tournaments/{tournament_id}/entries"): {201, 400, 401, 403, 404, 409, 413, 422},
     ("post", "/api/tournaments/{tournament_id}/withdrawals"): {200, 400, 401, 403, 404, 409, 413, 422},
     ("post", "/api/tournaments/{tournament_id}/rounds"): {201, 400, 401, 403, 404, 409, 413, 422},

@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 
 from recorder.api.deps import Book, Recorder, Referee
 from recorder.api.errors import responses
+from recorder.api.models import TournamentCorrections
 
 router = APIRouter(tags=["club"])
 
@@ -252,6 +253,16 @@ async def import_tournament(sb: Book, who: Referee, request: Request) -> dict[st
             response_model=TournamentDetail, responses=responses(404))
 def tournament(sb: Book, tournament_id: str) -> dict[str, Any]:
     return sb.clubs.tournament_json(tournament_id)
+
+
+@router.get(TOURNAMENT + "/corrections", summary="The open correction requests of the tournament's tables",
+            description="Every table's match, its correction requests (notes flagged for the referee) that no "
+            "rewind or resolving note has closed; `all=true` lists the closed ones too.",
+            response_model=TournamentCorrections, responses=responses(404))
+def tournament_corrections(sb: Book, tournament_id: str,
+                           all: Annotated[bool, Query(description="the closed requests too")] = False
+                           ) -> dict[str, Any]:
+    return {"tournament_id": tournament_id, "requests": sb.clubs.corrections(tournament_id, open_only=not all)}
 
 
 @router.post(TOURNAMENT + "/entries", status_code=201, summary="Enter a player", response_model=Done,

@@ -7,12 +7,14 @@ from fastapi import APIRouter, Body, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
+from projections.corrections import requests
 from recorder.access.auth import check_events
 from recorder.api.deps import Book, Reader, Recorder
 from recorder.api.errors import responses
 from recorder.api.models import (
     ImportOut,
     LegalOut,
+    MatchCorrections,
     MatchCreated,
     MatchDetail,
     MatchList,
@@ -73,7 +75,7 @@ def list_matches(
     sb: Book,
     game: str | None = None,
     player: Annotated[str | None, Query(description="a player id")] = None,
-    status: Literal["in_progress", "finished"] | None = None,
+    status: Literal["in_progress", "finished", "abandoned"] | None = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
     offset: Annotated[int, Query(ge=0, le=MAX_POSITION)] = 0,
     after: Annotated[str | None, Query(max_length=200, description="the `next` cursor of the page before: "
@@ -138,6 +140,25 @@ async def import_match(
 )
 def get_match(sb: Book, match_id: str) -> MatchDetail:
     return MatchDetail.model_validate(sb.summary(match_id))
+
+
+@router.get(
+    "/{match_id}/corrections",
+    summary="The match's correction requests (notes flagged for the referee)",
+    description="Open ones by default; `all=true` lists the closed ones too, each with the rewind or note that "
+    "closed it. A request is asked for with a note `{\"text\", \"about_seq\", \"correction\": true}` (any role); "
+    "a referee closes it by a rewind to before `about_seq`, or dismisses it with a note `{\"text\", \"resolves\": "
+    "seq}`.",
+    responses=responses(404),
+)
+def corrections(
+    sb: Book, match_id: str,
+    all: Annotated[bool, Query(description="the closed requests too")] = False,
+) -> MatchCorrections:
+    found = requests(sb.events(match_id))
+    return MatchCorrections.model_validate({
+        "match_id": match_id, "status": sb.summary(match_id)["status"],
+        "requests": [r.to_json() for r in found if all or r.open]})
 
 
 @router.get(
