@@ -78,13 +78,13 @@ def layout(sb: Scorebook, cache: ReplayCache, match_id: str, search: str | None)
     if replay.summary.get("rules_version") is not None:  # which rules the match is scored by (FORMAT.md)
         meta_bits.append(f"rules version {replay.summary['rules_version']}")
     abandoned = replay.summary.get("status") == "abandoned"  # a referee's match_abandoned stopped it
-    status = "finished" if replay.finished else "abandoned" if abandoned else "in progress"
+    status, status_class, live_class = replay_live.badges(replay.finished, abandoned)
     superseded = [r.seq for r in replay.rows if r.superseded_by]
     scoring_bonus = [s for s in replay.bonus_steps if any(replay.rows[s - 1].points.values())]
     figure, panel, step_label, score_text, now = render_parts(replay, view)
     return html.Div(className="page replay", children=[
         dcc.Store(id="replay-meta", data={"match_id": match_id, "n": replay.seq, "bonus": list(replay.bonus_steps),
-                                          "finished": replay.finished}),
+                                          "finished": replay.finished, "abandoned": abandoned}),
         dcc.Store(id="replay-live"), dcc.Store(id="replay-live-ack"), dcc.Store(id="replay-live-seen"),
         dcc.Store(id="replay-frames"),
         dcc.Store(id="replay-frames-ready"),
@@ -94,11 +94,10 @@ def layout(sb: Scorebook, cache: ReplayCache, match_id: str, search: str | None)
             html.H1([game_title(replay.game), html.Span(
                 " · ".join(name for _, name in replay.players), className="subtitle")]),
             html.Div(className="head-badges", children=[
-                html.Span(status, id="status-badge", className="badge badge-" + (
-                    "finished" if replay.finished else "abandoned" if abandoned else "in_progress"),
+                html.Span(status, id="status-badge", className=status_class,
                           title="a referee marked the match abandoned: out of statistics, standings and ratings"
                           if abandoned else None),
-                html.Span("● live", id="live-badge", className=replay_live.badges(replay.finished)[2],
+                html.Span("● live", id="live-badge", className=live_class,
                           title="This page follows the match: new events show as they are recorded",
                           **_data(match=match_id)),
                 html.Span(" · ".join(meta_bits), className="muted") if meta_bits else None,

@@ -86,11 +86,12 @@ def _extends(old: Replay, new: Replay) -> bool:
             and {s: m for s, m in new.missed.items() if s <= n} == dict(old.missed))
 
 
-def badges(finished: bool) -> tuple[str, str, str]:
-    """The status badge's words and class, and the live badge's class (hidden once the match has ended)."""
-    status = "finished" if finished else "in progress"
-    return status, f"badge badge-{'finished' if finished else 'in_progress'}", LIVE_BADGE + (" hidden" if finished
-                                                                                              else "")
+def badges(finished: bool, abandoned: bool = False) -> tuple[str, str, str]:
+    """The status badge's words and class, and the live badge's class (hidden once the match has ended, by
+    its last event or by a referee's `match_abandoned`)."""
+    status = "finished" if finished else "abandoned" if abandoned else "in progress"
+    ended = finished or abandoned
+    return status, "badge badge-" + status.replace(" ", "_"), LIVE_BADGE + (" hidden" if ended else "")
 
 
 def register(app: Dash, sb: Scorebook, cache: ReplayCache, viewed_replay: Viewed, live_parts: Parts) -> None:
@@ -135,16 +136,18 @@ def register(app: Dash, sb: Scorebook, cache: ReplayCache, viewed_replay: Viewed
             replay = viewed_replay(sb, cache, meta["match_id"])
         except StoreError:  # gone, or its chain broke: the page keeps what it shows
             return unchanged
-        if replay.seq == meta.get("n") and replay.finished == meta.get("finished", False):
+        abandoned = replay.summary.get("status") == "abandoned"
+        if (replay.seq == meta.get("n") and replay.finished == meta.get("finished", False)
+                and abandoned == meta.get("abandoned", False)):
             return unchanged
         follow = bool((ping or {}).get("follow"))
         step = replay.seq if follow else clamp_step(value or 0, replay.seq)
         events, marks, chart = live_parts(replay, step)
-        status, status_class, live_class = badges(replay.finished)
+        status, status_class, live_class = badges(replay.finished, abandoned)
         return (
             ack,
             {"match_id": replay.match_id, "n": replay.seq, "bonus": list(replay.bonus_steps),
-             "finished": replay.finished},
+             "finished": replay.finished, "abandoned": abandoned},
             events,
             replay.seq,
             marks,

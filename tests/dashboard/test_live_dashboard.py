@@ -54,7 +54,7 @@ def test_a_page_behind_gets_the_grown_match_and_a_spectator_no_hidden_tile(match
     answer = grown(spectator, match_id, cut, follow=True, value=cut)
     assert answer["replay-live-ack"]["data"] == 7
     assert answer["replay-meta"]["data"] == {"match_id": match_id, "n": cut + 3, "bonus": answer["replay-meta"]["data"]
-                                             ["bonus"], "finished": False}
+                                             ["bonus"], "finished": False, "abandoned": False}
     assert answer["replay-slider"]["max"] == cut + 3
     assert f'data-seq="{cut + 3}"' in answer["replay-events"]["data"]
     assert f'class="event-row current" data-seq="{cut + 3}"' in answer["replay-events"]["data"]  # followed
@@ -172,3 +172,13 @@ def test_live_now_lists_the_matches_being_played_with_the_filters(match: Any) ->
     assert f"/matches/{match_id}" in live_now(game="hi-spot", status="in_progress")
     for quiet in (live_now(game="hats-off"), live_now(status="finished"), live_now(offset=50)):
         assert f"/matches/{match_id}" not in quiet and "Live now" not in quiet
+
+
+def test_a_match_abandoned_while_its_page_is_open_shows_abandoned_and_the_live_badge_goes(match: Any) -> None:
+    sb, match_id, _, cut = match
+    sb.append(match_id, [NewEvent("match_abandoned", {"reason": "the hall closed"})], cut, "referee")
+    answer = grown(TestClient(build_app(sb)), match_id, cut, follow=True, value=cut)
+    assert answer["status-badge"]["children"] == "abandoned"
+    assert answer["status-badge"]["className"] == "badge badge-abandoned"
+    assert "hidden" in answer["live-badge"]["className"].split()
+    assert answer["replay-meta"]["data"]["abandoned"] is True
