@@ -258,7 +258,7 @@ def tournament(sb: Book, tournament_id: str) -> dict[str, Any]:
 @router.get(TOURNAMENT + "/corrections", summary="The open correction requests of the tournament's tables",
             description="Every table's match, its correction requests (notes flagged for the referee) that no "
             "rewind or resolving note has closed; `all=true` lists the closed ones too.",
-            response_model=TournamentCorrections, responses=responses(404))
+            response_model=TournamentCorrections, responses=responses(400, 404))
 def tournament_corrections(sb: Book, tournament_id: str,
                            all: Annotated[bool, Query(description="the closed requests too")] = False
                            ) -> dict[str, Any]:

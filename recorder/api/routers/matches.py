@@ -149,7 +149,7 @@ def get_match(sb: Book, match_id: str) -> MatchDetail:
     "closed it. A request is asked for with a note `{\"text\", \"about_seq\", \"correction\": true}` (any role); "
     "a referee closes it by a rewind to before `about_seq`, or dismisses it with a note `{\"text\", \"resolves\": "
     "seq}`.",
-    responses=responses(404),
+    responses=responses(400, 404, s400="`all` is not a boolean (`bad_request`)"),
 )
 def corrections(
     sb: Book, match_id: str,

@@ -269,8 +269,9 @@ def test_targets_mark_each_board_value_where_the_figure_draws_it() -> None:
     ]
     assert any(v.startswith("in ") for v in choices[0]) and any(v[-1].isdigit() and " " not in v for v in choices[0])
     for values in choices:
-        (trace,) = board_module.targets(board, values)
-        assert trace["customdata"] == values
+        rings, trace = board_module.targets(board, values)  # the drawn rings, then the invisible tap markers
+        assert trace["customdata"] == values and "customdata" not in rings
+        assert (rings["x"], rings["y"]) == (trace["x"], trace["y"])
         assert len(trace["x"]) == len(trace["y"]) == len(trace["marker"]["size"]) == len(values)
         for value, x, y in zip(values, trace["x"], trace["y"], strict=True):
             if value.startswith("in "):
@@ -298,5 +299,5 @@ def test_every_board_choice_of_the_pad_is_drawn() -> None:
                 if step.kind == "board" and step.value not in by_prefix[prefix]:
                     by_prefix[prefix].append(step.value)
         for values in by_prefix.values():
-            (trace,) = board_module.targets(board, values)
+            _, trace = board_module.targets(board, values)
             assert trace["customdata"] == values

@@ -273,15 +273,16 @@ def test_targets_mark_each_offered_section_at_its_centre() -> None:
     assert placements
     tile = pad_path(placements[0])[0].value
     values = sorted({pad_path(m)[1].value for m in placements if pad_path(m)[0].value == tile})
-    traces = targets(board, values)
-    points = [(x, y, c) for t in traces for x, y, c in zip(t["x"], t["y"], t["customdata"], strict=True)]
+    frames, taps = targets(board, values)  # the drawn frames, then the invisible tap markers
+    assert "customdata" not in frames and taps["marker"]["opacity"] == 0
+    points = list(zip(taps["x"], taps["y"], taps["customdata"], strict=True))
     assert [c for _, _, c in points] == values
     assert all(isinstance(c, str) for _, _, c in points)
-    assert all(t["marker"]["size"] >= 40 for t in traces)
+    assert taps["marker"]["size"] >= 44
     # the centre of each section is its middle dot position (position 4) in the figure
     holes = next(t for t in figure(board, [("ann", "Ann"), ("bo", "Bo")], False)["data"] if t["name"] == "positions")
     for x, y, value in points:
         i = (int(value) - 1) * 9 + 4
         assert (x, y) == pytest.approx((holes["x"][i], holes["y"][i]))
     assert targets(board, []) == []
-    assert len(targets(board, [str(s) for s in range(1, 10)])[0]["customdata"]) == 9
+    assert len(targets(board, [str(s) for s in range(1, 10)])[1]["customdata"]) == 9

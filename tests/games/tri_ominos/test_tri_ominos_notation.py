@@ -299,22 +299,27 @@ def test_targets_mark_each_cell_at_the_figure_s_cell_centre() -> None:
     state = fold.state_at(seq)
     json = GAME.to_json(state)
     values = _board_values(legal_moves(GAME, state, [p for p, _ in fold.players]))
-    traces = board.targets(json, values)
-    assert len(traces) == 1
-    (trace,) = traces
+    cells, trace = board.targets(json, values)  # the gold triangles drawn, then the invisible tap markers
     assert trace["customdata"] == values and all(isinstance(v, str) for v in values)
     assert len(trace["x"]) == len(trace["y"]) == len(values)
-    assert trace["marker"]["size"] >= 26
+    assert trace["marker"]["size"] >= 44 and trace["marker"]["opacity"] == 0
+    assert "customdata" not in cells and cells["x"].count(None) == len(values)  # one closed triangle a cell
     fig = board_figure("tri-ominos", json, fold.players, reveal=False)
     xr, yr = fig["layout"]["xaxis"]["range"], fig["layout"]["yaxis"]["range"]
     open_cells = {f"{q},{r}" for q, r in json["open_cells"]}
-    for value, x, y, symbol in zip(values, trace["x"], trace["y"], trace["marker"]["symbol"], strict=True):
+    for value, x, y in zip(values, trace["x"], trace["y"], strict=True):
         assert value in open_cells
         q, r = (int(n) for n in value.split(","))
         corners = [board.point_xy(p) for p in board.cell_points((q, r))]
-        assert (x, y) == pytest.approx((sum(c[0] for c in corners) / 3, sum(c[1] for c in corners) / 3))
+        centre = (sum(c[0] for c in corners) / 3, sum(c[1] for c in corners) / 3)
+        assert (x, y) == pytest.approx(centre)
         assert xr[0] < x < xr[1] and yr[0] < y < yr[1]
-        assert symbol == ("triangle-up" if (q + r) % 2 == 0 else "triangle-down")
+        # the drawn target is the cell's triangle shrunk about its centre: within the cell, off its edges
+        tx, ty = board.target_path((q, r))
+        for px, py in zip(tx, ty, strict=True):
+            assert min(c[0] for c in corners) < px < max(c[0] for c in corners)
+            assert min(c[1] for c in corners) < py < max(c[1] for c in corners)
+            assert any(px == pytest.approx(cx) and py == pytest.approx(cy) for cx, cy in zip(cells["x"], cells["y"]))
     # The figure's placed triangles use the same corners as the targets' cells.
     for tile in json["board"]:
         assert [list(p) for p in board.cell_points(tile["cell"])] == tile["points_at"]
@@ -328,7 +333,7 @@ def test_the_first_tile_s_target_lies_on_the_empty_table() -> None:
     assert values == ["0,0"]
     fig = board_figure("tri-ominos", json, fold.players, reveal=False)
     assert fig["data"] == [] and "No tile" in fig["layout"]["annotations"][0]["text"]
-    (trace,) = board.targets(json, values)
+    _, trace = board.targets(json, values)
     x, y = trace["x"][0], trace["y"][0]
     xr, yr = fig["layout"]["xaxis"]["range"], fig["layout"]["yaxis"]["range"]
     assert xr[0] < x < xr[1] and yr[0] < y < yr[1]
