@@ -319,7 +319,8 @@ def test_targets_mark_each_cell_at_the_figure_s_cell_centre() -> None:
         for px, py in zip(tx, ty, strict=True):
             assert min(c[0] for c in corners) < px < max(c[0] for c in corners)
             assert min(c[1] for c in corners) < py < max(c[1] for c in corners)
-            assert any(px == pytest.approx(cx) and py == pytest.approx(cy) for cx, cy in zip(cells["x"], cells["y"], strict=True))
+            drawn = zip(cells["x"], cells["y"], strict=True)
+            assert any(px == pytest.approx(cx) and py == pytest.approx(cy) for cx, cy in drawn)
     # The figure's placed triangles use the same corners as the targets' cells.
     for tile in json["board"]:
         assert [list(p) for p in board.cell_points(tile["cell"])] == tile["points_at"]
