@@ -83,6 +83,8 @@ def test_a_match_lists_its_correction_requests(client: TestClient, tokens: dict)
     closed = client.get(f"/api/matches/{match_id}/corrections", params={"all": "true"}).json()["requests"]
     assert [(r["seq"], r["open"], r["resolved_by"], r["resolution"]) for r in closed] == [(7, False, 8, "note")]
     assert client.get("/api/matches/nosuchmatch/corrections").status_code == 404
+    bad = client.get(f"/api/matches/{match_id}/corrections", params={"all": "maybe"})
+    assert bad.status_code == 400 and bad.json()["error"] == "bad_request" and "all" in bad.json()["reason"]
 
 
 def test_a_tournament_lists_the_open_requests_of_its_tables(client: TestClient, tokens: dict,
@@ -104,3 +106,5 @@ def test_a_tournament_lists_the_open_requests_of_its_tables(client: TestClient, 
     assert [(q["round"], q["table"], q["match_id"], q["seq"], q["text"], q["status"], q["seats"])
             for q in body["requests"]] == [(1, 2, ids[1], 2, "score wrong", "in_progress", tables[1]["seats"])]
     assert client.get("/api/tournaments/nosuch/corrections").status_code == 404
+    bad = client.get(f"/api/tournaments/{tid}/corrections", params={"all": "maybe"})
+    assert bad.status_code == 400 and "all" in bad.json()["reason"]
